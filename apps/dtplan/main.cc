@@ -1,0 +1,124 @@
+// dtplan: plan, price, simulate and verify distributed tensor sharding.
+// Parses the command line with CLI11, dispatches to a subcommand and maps errors to exit codes.
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "core/strings.h"
+#include "version.h"
+
+namespace {
+
+using dtplan::cli::Action;
+using dtplan::cli::commands;
+
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  for (const auto& c : commands()) names.emplace_back(c.name);
+  return names;
+}
+
+// The first argument that is not an option names the subcommand; a mistyped one gets a
+// suggestion before CLI11 sees it. Returns an exit code, or -1 to continue.
+int check_subcommand(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.empty() || arg[0] == '-') continue;
+    std::vector<std::string> names = command_names();
+    for (const auto& n : names) {
+      if (n == arg) return -1;
+    }
+    std::cerr << "dtplan: error: unknown command '" << arg << "'.";
+    if (auto near = dtplan::core::closest_name(arg, names)) {
+      std::cerr << " Did you mean '" << *near << "'?";
+    }
+    std::cerr << " Run 'dtplan --help' for the list of commands.\n";
+    return 2;
+  }
+  return -1;
+}
+
+// Suggests the closest long option for each unexpected `--flag` of a subcommand.
+void suggest_options(const CLI::App* sub, const std::vector<std::string>& extras) {
+  if (sub == nullptr) return;
+  std::vector<std::string> longs;
+  for (const CLI::Option* opt : sub->get_options()) {
+    for (const auto& n : opt->get_lnames()) longs.push_back("--" + n);
+  }
+  for (const auto& extra : extras) {
+    if (!extra.starts_with("--")) continue;
+    std::string flag = extra.substr(0, extra.find('='));
+    if (auto near = dtplan::core::closest_name(flag, longs)) {
+      std::cerr << "dtplan: did you mean '" << *near << "' instead of '" << flag << "'?\n";
+    }
+  }
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"dtplan: plan, price, simulate and verify distributed tensor sharding", "dtplan"};
+  app.set_version_flag("--version", std::string("dtplan ") + dtplan::cli::kVersion);
+  app.require_subcommand(1);
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Log what dtplan does on stderr");
+
+  std::vector<Action> actions(commands().size());
+  std::vector<CLI::App*> subs;
+  for (std::size_t i = 0; i < commands().size(); ++i) {
+    const auto& c = commands()[i];
+    CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
+    subs.push_back(sub);
+    actions[i] = c.setup(*sub);
+  }
+
+  if (int code = check_subcommand(argc, argv); code >= 0) return code;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    app.exit(e);
+    for (CLI::App* sub : subs) {
+      if (sub->parsed()) suggest_options(sub, sub->remaining());
+    }
+    return 2;
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+
+  auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>("dtplan", sink));
+  spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::warn);
+  spdlog::set_pattern("dtplan: %l: %v");
+
+  for (std::size_t i = 0; i < subs.size(); ++i) {
+    if (subs[i]->parsed()) return actions[i]();
+  }
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "dtplan: error: out of memory; reduce the problem size (mesh, shapes, layers)\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "dtplan: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,5 @@
+#pragma once
+
+namespace dtplan::cli {
+inline constexpr const char* kVersion = "0.1.0";
+}

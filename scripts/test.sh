@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds dtplan with AddressSanitizer and UBSan (Debug) and runs every
+# test. Extra arguments go to the doctest binary, e.g. scripts/test.sh -tc='*mesh*'.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+dir=build/test
+scripts/build.sh "$dir" -DCMAKE_BUILD_TYPE=Debug -DDTPLAN_SANITIZE=ON -DDTPLAN_BUILD_BENCH=OFF
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+if [ $# -gt 0 ]; then
+  exec "$dir/tests/dtplan_tests" "$@"
+fi
+ctest --test-dir "$dir" --output-on-failure

@@ -1,0 +1,47 @@
+#include "support/cli.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace dtplan::testing {
+
+namespace {
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string temp_path() {
+  char name[] = "/tmp/dtplan_cli_XXXXXX";
+  int fd = mkstemp(name);
+  if (fd >= 0) close(fd);
+  return name;
+}
+}  // namespace
+
+CliResult run_cli(const std::string& args) {
+  std::string out_path = temp_path();
+  std::string err_path = temp_path();
+  std::string cmd = std::string("cd '") + DTPLAN_SOURCE_DIR + "' && '" + DTPLAN_EXE + "' " + args +
+                    " </dev/null >'" + out_path + "' 2>'" + err_path + "'";
+  int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  std::remove(out_path.c_str());
+  std::remove(err_path.c_str());
+  return r;
+}
+
+std::string source_path(const std::string& relative) {
+  return std::string(DTPLAN_SOURCE_DIR) + "/" + relative;
+}
+
+}  // namespace dtplan::testing
