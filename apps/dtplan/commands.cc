@@ -1,13 +1,20 @@
-// The subcommand table: one line per subcommand, defined in cmd_<name>.cc.
+// The subcommand table: one line per subcommand, each defined in cmd_<name>.cc.
 
 #include "command.h"
 
 namespace dtplan::cli {
 
-static constexpr Command kCommands[] = {
-    {"", "", nullptr},
-};
+// Declarations of the setup functions of cmd_<name>.cc, one per line, in table order.
 
-std::span<const Command> commands() { return std::span<const Command>(kCommands).first(0); }
+namespace {
+const Command kCommands[] = {
+    // {"name", "one-line summary", setup_name},
+    {"", "", nullptr},  // sentinel, not listed
+};
+}  // namespace
+
+std::span<const Command> commands() {
+  return std::span<const Command>(kCommands, std::size(kCommands) - 1);
+}
 
 }  // namespace dtplan::cli
