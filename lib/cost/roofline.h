@@ -1,0 +1,45 @@
+#pragma once
+// The compute roofline (reference autoparallel.md §3.1, with SI units):
+//   time_us = max(flops / (peak[dtype] x compute_efficiency),
+//                 bytes / (HBM x memory_efficiency),
+//                 launch_floor_us)
+// Work (FLOPs and HBM bytes) comes from the formulas of compute_work.h. A Work with zero FLOPs
+// (pointwise, reductions, copies) is priced by its memory traffic alone and never needs a peak.
+//
+//   H100, bf16 einsum [2,8192,4096] x [4096,512]: 68.7 GFLOP -> 99.2 us (compute-bound)
+
+#include <cstdint>
+
+#include "core/dtype.h"
+#include "core/result.h"
+#include "cost/hardware.h"
+
+namespace dtplan::cost {
+
+struct Work {
+  double flops = 0;        // floating-point operations (a multiply-add counts 2)
+  std::int64_t bytes = 0;  // HBM bytes read + written
+  bool operator==(const Work&) const = default;
+};
+
+enum class Bound : std::uint8_t { kCompute, kMemory, kLaunch };
+
+struct ComputeCost {
+  double time_us = 0;
+  double compute_us = 0;         // the FLOP term
+  double memory_us = 0;          // the HBM term
+  Bound bound = Bound::kLaunch;  // which term is the max (ties: compute, then memory)
+  bool operator==(const ComputeCost&) const = default;
+};
+
+// "compute", "memory", "launch".
+std::string_view bound_name(Bound bound);
+
+// The roofline time of `work` in `dtype` (the dtype selects the peak FLOP/s).
+// @post time_us = max(compute_us, memory_us, launch floor); non-decreasing in flops and bytes.
+// Errors: (kUnsupported) when work.flops > 0 and the profile has no peak for the dtype;
+// (kBadInput) for negative work.
+core::Result<ComputeCost> roofline(const Work& work, core::DType dtype,
+                                   const HardwareProfile& profile);
+
+}  // namespace dtplan::cost

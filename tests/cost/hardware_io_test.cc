@@ -1,0 +1,132 @@
+#include "cost/hardware_io.h"
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "support/profiles.h"
+
+namespace dtplan::cost {
+namespace {
+
+using testing::source_configs;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return s;
+}
+
+TEST_CASE("hardware io: every shipped profile loads, validates and round-trips") {
+  std::vector<std::string> names = list_hardware(source_configs());
+  for (const char* required : {"a100-dgx", "b200-dgx", "h100-dgx", "h200-dgx"}) {
+    CHECK(std::find(names.begin(), names.end(), required) != names.end());
+  }
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    auto p = load_hardware(name, source_configs(), "test");
+    REQUIRE_MESSAGE(p.ok(), p.error().message);
+    CHECK(p.value().name == name);
+    CHECK(validate(p.value()).ok());
+    auto again = parse_hardware_json(hardware_to_json(p.value()), "round-trip");
+    REQUIRE(again.ok());
+    CHECK(again.value() == p.value());
+  }
+  HardwareProfile h100 = testing::profile("h100-dgx");
+  CHECK(h100.gpu.arch == GpuArch::kHopper);
+  CHECK(h100.node.nvls);
+  CHECK(h100.nccl.version == NcclVersion::k2_28);
+  CHECK(testing::profile("a100-dgx").node.cpu_vendor == CpuVendor::kAmd);
+  CHECK(testing::profile("b200-dgx").gpu.arch == GpuArch::kBlackwell);
+}
+
+// Edits the h100 profile's JSON and returns the parse error message.
+std::string error_after(const std::function<void(nlohmann::json&)>& edit) {
+  std::string path = std::string(DTPLAN_SOURCE_DIR) + "/configs/hardware/h100-dgx.json";
+  nlohmann::json doc = nlohmann::json::parse(read_file(path));
+  edit(doc);
+  auto r = parse_hardware_json(doc.dump(), "bad.json");
+  if (r.ok()) return "(no error)";
+  return r.error().message;
+}
+
+TEST_CASE("hardware io: errors name the file and the field") {
+  CHECK(error_after([](auto& d) { d["node"]["nic_gbit_per_s"] = -400; }) ==
+        "bad.json: node.nic_gbit_per_s: must be > 0, got -400");
+  CHECK(error_after([](auto& d) { d["node"].erase("gpus_per_node"); }) ==
+        "bad.json: node.gpus_per_node: missing (required)");
+  CHECK(error_after([](auto& d) {
+          d["gpu"]["hbm_byte_per_s"] = "fast";
+        }).starts_with("bad.json: gpu.hbm_byte_per_s: must be a number"));
+  CHECK(error_after([](auto& d) {
+          d["gpu"]["arch"] = "kepler";
+        }).starts_with("bad.json: gpu.arch: unknown GPU architecture 'kepler'"));
+  CHECK(error_after([](auto& d) { d["node"]["nic_gbit_per_sec"] = 400; }) ==
+        "bad.json: node.nic_gbit_per_sec: unknown field; did you mean 'node.nic_gbit_per_s'?");
+  CHECK(error_after([](auto& d) { d["turbo"] = true; }) == "bad.json: turbo: unknown field");
+  CHECK(error_after([](auto& d) {
+          d["nccl"]["version"] = "2.9";
+        }).starts_with("bad.json: nccl.version: NCCL 2.9 predates 2.18"));
+  CHECK(error_after([](auto& d) {
+          d["node"]["gpus_per_node"] = 7.5;
+        }).starts_with("bad.json: node.gpus_per_node: must be an integer"));
+  CHECK(error_after([](auto& d) {
+          d["gpu"]["peak_flop_per_s"]["float99"] = 1;
+        }).starts_with("bad.json: gpu.peak_flop_per_s.float99:"));
+  CHECK(error_after([](auto& d) {
+          d["measured"] = {{{"collective", "all_reduce"},
+                            {"ranks", 16},
+                            {"nodes", 2},
+                            {"points", {{1024, 30.0}, {2048, 20.0}}}}};
+        }).starts_with("bad.json: measured[0].points[1]: time 20 us is below"));
+  CHECK(error_after([](auto& d) {
+          d["measured"] = {
+              {{"collective", "all_reduce"}, {"ranks", 16}, {"nodes", 2}, {"points", {{1024}}}}};
+        }).starts_with("bad.json: measured[0].points[0]: must be [size_bytes, time_us]"));
+  auto broken = parse_hardware_json("{\"name\": ", "broken.json");
+  REQUIRE_FALSE(broken.ok());
+  CHECK(broken.error().message.starts_with("broken.json: not valid JSON"));
+}
+
+TEST_CASE("hardware io: lookup by name, by path and through DTPLAN_CONFIG_DIR") {
+  auto byname = load_hardware("h200-dgx", source_configs(), "--hardware");
+  REQUIRE(byname.ok());
+  std::string path = std::string(DTPLAN_SOURCE_DIR) + "/configs/hardware/a100-dgx.json";
+  auto bypath = load_hardware(path, ConfigSearch{}, "--hardware");
+  REQUIRE(bypath.ok());
+  CHECK(bypath.value().name == "a100-dgx");
+
+  auto typo = load_hardware("h100-dgz", source_configs(), "--hardware");
+  REQUIRE_FALSE(typo.ok());
+  CHECK(typo.error().message.starts_with("--hardware: no hardware profile 'h100-dgz'"));
+  CHECK(typo.error().message.find("did you mean 'h100-dgx'") != std::string::npos);
+  auto missing = load_hardware("nowhere/x.json", source_configs(), "--hardware");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message == "--hardware: hardware profile file 'nowhere/x.json' not found");
+
+  // A folder named by DTPLAN_CONFIG_DIR comes first.
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "dtplan_config_dir_test";
+  fs::create_directories(dir / "hardware");
+  HardwareProfile custom = testing::profile("h100-dgx");
+  custom.name = "lab-box";
+  std::ofstream(dir / "hardware" / "lab-box.json") << hardware_to_json(custom);
+  ::setenv("DTPLAN_CONFIG_DIR", dir.c_str(), 1);
+  ConfigSearch search = config_search("");
+  ::unsetenv("DTPLAN_CONFIG_DIR");
+  REQUIRE_FALSE(search.roots.empty());
+  CHECK(search.roots.front() == fs::weakly_canonical(dir));
+  auto lab = load_hardware("lab-box", search, "--hardware");
+  REQUIRE(lab.ok());
+  CHECK(lab.value() == custom);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dtplan::cost
