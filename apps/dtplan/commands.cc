@@ -5,10 +5,13 @@
 namespace dtplan::cli {
 
 // Declarations of the setup functions of cmd_<name>.cc, one per line, in table order.
+Action setup_mesh(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
     // {"name", "one-line summary", setup_name},
+    {"mesh", "DeviceMesh layouts and every process group of its dims and flattened meshes",
+     setup_mesh},
     {"", "", nullptr},  // sentinel, not listed
 };
 }  // namespace

@@ -30,7 +30,8 @@ core::Status check_names(const std::vector<std::string>& names, std::size_t ndim
   if (!names.empty() && names.size() != ndim) {
     return core::Error::bad_input(
         "mesh_shape and mesh_dim_names should have same length! Found len(mesh_dim_names): " +
-        std::to_string(names.size()) + " and len(mesh_shape):" + std::to_string(ndim) + ".");
+        std::to_string(names.size()) + " and len(mesh_shape):" + std::to_string(ndim) +
+        ". (mesh_dim_names " + py_tuple(names) + ")");
   }
   return {};
 }
@@ -194,7 +195,10 @@ DeviceMesh DeviceMesh::root() const {
 }
 
 core::Result<MeshDim> DeviceMesh::dim(std::string_view name) const {
-  if (!has_names()) return core::Error::bad_input("No `mesh_dim_names` found.");
+  if (!has_names()) {
+    return core::Error::bad_input("No `mesh_dim_names` found. (looking up '" + std::string(name) +
+                                  "' in " + repr() + ")");
+  }
   for (int i = 0; i < ndim(); ++i) {
     if (names_[static_cast<std::size_t>(i)] == name) return mesh_dim(i);
   }
@@ -235,7 +239,8 @@ core::Result<std::int64_t> DeviceMesh::local_rank(std::int64_t rank,
                                                   std::optional<MeshDim> d) const {
   if (!d && ndim() > 1) {
     return core::Error::bad_input(
-        "Optional kwarg `mesh_dim` needs to be specified when device_mesh.ndim > 1.");
+        "Optional kwarg `mesh_dim` needs to be specified when device_mesh.ndim > 1. (rank " +
+        std::to_string(rank) + " of " + repr() + ")");
   }
   MeshDim dim = d.value_or(MeshDim{0});
   if (index(dim) < 0 || index(dim) >= ndim()) {

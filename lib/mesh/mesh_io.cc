@@ -149,8 +149,7 @@ core::Result<MeshConfig> parse_mesh_config(std::string_view json_text, std::stri
   return config;
 }
 
-core::Result<LoadedMesh> build_mesh(const MeshConfig& config, std::string_view source) {
-  std::string where(source);
+core::Result<LoadedMesh> build_mesh(const MeshConfig& config, const InputLabel& label) {
   auto root = config.ranks ? DeviceMesh::from_ranks(config.shape, *config.ranks, config.names)
                            : DeviceMesh::create(config.shape, config.names);
   if (!root.ok()) {
@@ -161,21 +160,28 @@ core::Result<LoadedMesh> build_mesh(const MeshConfig& config, std::string_view s
     } else if (config.ranks && !DeviceMesh::from_ranks(config.shape, *config.ranks, {}).ok()) {
       field = "ranks";
     }
-    return root.error().with_context(where + ": field '" + field + "'");
+    return root.error().with_context(label(field, 0));
   }
   LoadedMesh out{config, *root, {}};
   for (std::size_t i = 0; i < config.flatten.size(); ++i) {
     const FlattenSpec& spec = config.flatten[i];
-    auto sub = slice(*root, spec.dims);
+    // Without names the flatten itself is what fails; say so rather than the slice's message.
+    auto sub = root->has_names() ? slice(*root, spec.dims) : *root;
     auto flat = sub.ok() ? flatten(*sub, spec.name.empty() ? std::nullopt
                                                            : std::optional<std::string>(spec.name))
                          : sub;
-    if (!flat.ok()) {
-      return flat.error().with_context(where + ": field 'flatten[" + std::to_string(i) + "]'");
-    }
+    if (!flat.ok()) return flat.error().with_context(label("flatten", i));
     out.flattened.push_back(*flat);
   }
   return out;
+}
+
+core::Result<LoadedMesh> build_mesh(const MeshConfig& config, std::string_view source) {
+  return build_mesh(config, [&](std::string_view field, std::size_t i) {
+    std::string name(field);
+    if (field == "flatten") name += "[" + std::to_string(i) + "]";
+    return std::string(source) + ": field '" + name + "'";
+  });
 }
 
 core::Result<LoadedMesh> load_mesh_file(const std::string& path) {

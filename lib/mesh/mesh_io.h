@@ -7,6 +7,7 @@
 // flatten entry is a list of dim names or {"dims": [...], "name": "x"}. Unknown fields are errors.
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -46,8 +47,15 @@ struct LoadedMesh {
 // "configs/meshes/x.json: field 'shape': expected a non-empty list of integers".
 core::Result<MeshConfig> parse_mesh_config(std::string_view json_text, std::string_view source);
 
+// Names the input behind an error, given the config field ("shape", "names", "ranks" or
+// "flatten") and, for "flatten", the entry's index. Files say "m.json: field 'flatten[0]'"; the
+// CLI says "--flatten dp,tp".
+using InputLabel = std::function<std::string(std::string_view field, std::size_t index)>;
+
 // Builds the root mesh (from_ranks when `ranks` is given, else create) and flattens each entry
-// in order, slicing the root by its dims first; mesh errors are prefixed with source and field.
+// in order, slicing the root by its dims first; mesh errors are prefixed with label(field, i).
+core::Result<LoadedMesh> build_mesh(const MeshConfig& config, const InputLabel& label);
+// The same with the labels of a mesh file named `source`.
 core::Result<LoadedMesh> build_mesh(const MeshConfig& config, std::string_view source);
 
 // Reads, parses and builds a mesh file. An unreadable file is kBadInput naming the path.

@@ -32,7 +32,8 @@ bool contains(std::span<const std::string> names, std::string_view name) {
 
 core::Result<DeviceMesh> slice(const DeviceMesh& mesh, std::span<const std::string> names) {
   if (!mesh.has_names()) {
-    return core::Error::bad_input("Cannot slice a DeviceMesh without mesh_dim_names!");
+    return core::Error::bad_input("Cannot slice a DeviceMesh without mesh_dim_names! (slicing " +
+                                  mesh.repr() + " by " + py_tuple(names) + ")");
   }
   if (std::ranges::equal(names, mesh.names())) return mesh;
   std::vector<std::string> valid = mesh.names();
@@ -69,7 +70,8 @@ core::Result<DeviceMesh> slice(const DeviceMesh& mesh, std::span<const std::stri
 
 core::Result<DeviceMesh> flatten(const DeviceMesh& mesh, std::optional<std::string> name) {
   if (!mesh.has_names()) {
-    return core::Error::bad_input("Cannot flatten a DeviceMesh without mesh_dim_names!");
+    return core::Error::bad_input("Cannot flatten a DeviceMesh without mesh_dim_names! (" +
+                                  mesh.repr() + ")");
   }
   std::string n = name ? *name : core::join(mesh.names(), "_");
   if (n.empty()) return core::Error::bad_input("flatten: the mesh_dim_name must not be empty");
@@ -111,7 +113,8 @@ core::Result<DeviceMesh> unflatten(const DeviceMesh& mesh, std::int64_t dim,
                                   std::to_string(mesh.ndim()));
   }
   if (!mesh.has_names()) {
-    return core::Error::bad_input("Cannot unflatten a DeviceMesh without mesh_dim_names!");
+    return core::Error::bad_input("Cannot unflatten a DeviceMesh without mesh_dim_names! (" +
+                                  mesh.repr() + ")");
   }
   if (sizes.size() != names.size()) {
     return core::Error::bad_input(

@@ -40,7 +40,7 @@ TEST_CASE("3.1 construction: names, lengths and shapes") {
   CHECK(has(dup, "'dp'"));
   CHECK(failure(DeviceMesh::create({2, 2}, {"dp"})) ==
         "mesh_shape and mesh_dim_names should have same length! Found len(mesh_dim_names): 1 and "
-        "len(mesh_shape):2.");
+        "len(mesh_shape):2. (mesh_dim_names ('dp',))");
   // Uniqueness is checked first, as in PyTorch.
   CHECK(has(failure(DeviceMesh::create({2, 2, 2}, {"a", "a"})), "must be unique"));
   CHECK(has(failure(DeviceMesh::create({}, {})), "at least one dim"));
@@ -87,12 +87,14 @@ TEST_CASE("3.2 dims, local ranks and the mesh tensor") {
   CHECK(failure(m.dim("pp")) ==
         "Mesh dimension 'pp' does not exist. Available mesh dimensions are: "
         "mesh_dim_names=('dp', 'tp')");
-  CHECK(failure(make_mesh({2, 4}, {}).dim("dp")) == "No `mesh_dim_names` found.");
+  CHECK(failure(make_mesh({2, 4}, {}).dim("dp")) ==
+        "No `mesh_dim_names` found. (looking up 'dp' in DeviceMesh((2, 4), stride=(4, 1)))");
   CHECK(has(failure(m.dim(2)), "mesh dim 2 is out of range for a mesh with 2 dimensions"));
   CHECK(has(failure(m.dim(-3)), "in range [-2, 1]"));
   CHECK(ok(m.dim(-1)) == MeshDim{1});
   CHECK(failure(m.local_rank(3, std::nullopt)) ==
-        "Optional kwarg `mesh_dim` needs to be specified when device_mesh.ndim > 1.");
+        "Optional kwarg `mesh_dim` needs to be specified when device_mesh.ndim > 1. (rank 3 of "
+        "DeviceMesh((dp=2, tp=4), stride=(4, 1)))");
   CHECK(has(failure(m.local_rank(9, MeshDim{0})), "rank 9 is not in DeviceMesh((dp=2, tp=4)"));
   CHECK(has(failure(sliced(m, {"tp"}).mesh_tensor(8)), "it needs to contain the local rank"));
 }
@@ -100,7 +102,8 @@ TEST_CASE("3.2 dims, local ranks and the mesh tensor") {
 TEST_CASE("3.2 slicing") {
   DeviceMesh m = make_mesh({2, 2, 2}, {"dp", "cp", "tp"});
   CHECK(failure(slice(make_mesh({2, 2}, {}), Names{"dim_0"})) ==
-        "Cannot slice a DeviceMesh without mesh_dim_names!");
+        "Cannot slice a DeviceMesh without mesh_dim_names! (slicing DeviceMesh((2, 2), stride=(2, "
+        "1)) by ('dim_0',))");
   CHECK(failure(slice(m, Names{"pp"})) ==
         "Invalid mesh_dim_names ('pp',) specified. Valid mesh_dim_names are ['dp', 'cp', 'tp'].");
   DeviceMesh dp_cp = flat(sliced(m, {"dp", "cp"}));
@@ -129,7 +132,7 @@ TEST_CASE("3.2 slicing") {
 TEST_CASE("3.3 flatten") {
   DeviceMesh m = make_mesh({2, 2, 2}, {"dp", "cp", "tp"});
   CHECK(failure(flatten(make_mesh({2, 2}, {}))) ==
-        "Cannot flatten a DeviceMesh without mesh_dim_names!");
+        "Cannot flatten a DeviceMesh without mesh_dim_names! (DeviceMesh((2, 2), stride=(2, 1)))");
   CHECK(
       failure(flatten(sliced(m, {"cp", "tp"}), std::string("dp"))) ==
       "dp already exists for submesh of the DeviceMesh((dp=2, cp=2, tp=2), stride=(4, 2, 1)). The "

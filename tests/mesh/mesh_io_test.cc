@@ -132,8 +132,9 @@ TEST_CASE("mesh files: mesh errors name the file and the field") {
         "layout (2,2):(2,1)");
   CHECK(build_error(R"({"shape": [2, 2], "ranks": [0, 1, 2, 2]})")
             .starts_with("m.json: field 'ranks': mesh ranks: rank 2 appears"));
-  CHECK(build_error(R"({"shape": [2, 2], "flatten": [["dim_0"]]})") ==
-        "m.json: field 'flatten[0]': Cannot slice a DeviceMesh without mesh_dim_names!");
+  CHECK(build_error(R"({"shape": [2, 2], "flatten": [["dim_0"]]})")
+            .starts_with(
+                "m.json: field 'flatten[0]': Cannot flatten a DeviceMesh without mesh_dim_names!"));
   CHECK(build_error(R"({"shape": [2, 2], "names": ["a", "b"], "flatten": [["b", "a"]]})") ==
         "m.json: field 'flatten[0]': Invalid mesh_dim_names ('b', 'a') specified. Mesh dim "
         "indices should be in ascending order.");
