@@ -89,12 +89,27 @@ core::Status check_layout(const std::vector<Layout>& dims, std::int64_t w) {
   return {};
 }
 
-std::vector<Layout> normalised(std::vector<Layout> dims) {
+// The dims coalesced, once the names, the dim count and the layout over w indices are valid.
+core::Result<std::vector<Layout>> checked_dims(std::vector<Layout> dims,
+                                               const std::vector<std::string>& names,
+                                               std::int64_t w) {
+  DTPLAN_CHECK(check_names(names, dims.size()));
+  if (dims.empty() || dims.size() > static_cast<std::size_t>(kMaxMeshDims)) {
+    return core::Error::bad_input("a mesh needs 1 to " + std::to_string(kMaxMeshDims) +
+                                  " dims, got " + std::to_string(dims.size()));
+  }
   for (Layout& d : dims) d = layout::coalesce(d);
+  DTPLAN_CHECK(check_layout(dims, w));
   return dims;
 }
 
 }  // namespace
+
+DeviceMesh::DeviceMesh(std::shared_ptr<MeshRoot> root, std::vector<Layout> dims,
+                       std::vector<std::string> names, bool is_root)
+    : root_(std::move(root)), dims_(std::move(dims)), names_(std::move(names)), is_root_(is_root) {
+  for (const Layout& d : dims_) modes_.push_back(layout::flat_modes(d));
+}
 
 core::Result<DeviceMesh> DeviceMesh::create(std::vector<std::int64_t> shape,
                                             std::vector<std::string> names) {
@@ -134,26 +149,16 @@ core::Result<DeviceMesh> DeviceMesh::from_ranks(std::vector<std::int64_t> shape,
 core::Result<DeviceMesh> DeviceMesh::from_layout(std::vector<std::int64_t> rank_map,
                                                  std::vector<Layout> dims,
                                                  std::vector<std::string> names) {
-  DTPLAN_CHECK(check_names(names, dims.size()));
-  if (dims.empty() || dims.size() > static_cast<std::size_t>(kMaxMeshDims)) {
-    return core::Error::bad_input("a mesh needs 1 to " + std::to_string(kMaxMeshDims) +
-                                  " dims, got " + std::to_string(dims.size()));
-  }
-  dims = normalised(std::move(dims));
-  DTPLAN_CHECK(check_layout(dims, static_cast<std::int64_t>(rank_map.size())));
+  DTPLAN_TRY(dims,
+             checked_dims(std::move(dims), names, static_cast<std::int64_t>(rank_map.size())));
   DTPLAN_TRY(std::shared_ptr<MeshRoot> root, MeshRoot::create(std::move(rank_map), dims, names));
   return DeviceMesh(std::move(root), std::move(dims), std::move(names), true);
 }
 
 core::Result<DeviceMesh> DeviceMesh::derive(const DeviceMesh& parent, std::vector<Layout> dims,
                                             std::vector<std::string> names) {
-  DTPLAN_CHECK(check_names(names, dims.size()));
-  if (dims.empty() || dims.size() > static_cast<std::size_t>(kMaxMeshDims)) {
-    return core::Error::bad_input("a mesh needs 1 to " + std::to_string(kMaxMeshDims) +
-                                  " dims, got " + std::to_string(dims.size()));
-  }
-  dims = normalised(std::move(dims));
-  DTPLAN_CHECK(check_layout(dims, static_cast<std::int64_t>(parent.rank_map().size())));
+  DTPLAN_TRY(dims, checked_dims(std::move(dims), names,
+                                static_cast<std::int64_t>(parent.rank_map().size())));
   return DeviceMesh(parent.root_, std::move(dims), std::move(names), false);
 }
 
@@ -227,9 +232,10 @@ std::optional<std::vector<std::int64_t>> DeviceMesh::coordinate(std::int64_t ran
   // The dims and their complement tile the rank map exactly and orthogonally, so each flat mode's
   // coordinate is a digit of the index: (p / stride) % size.
   std::vector<std::int64_t> coord;
-  for (const Layout& d : dims_) {
+  coord.reserve(modes_.size());
+  for (const std::vector<layout::Mode>& modes : modes_) {
     std::int64_t c = 0;
-    for (const layout::Mode& m : layout::flat_modes(d)) c = c * m.size + (*p / m.stride) % m.size;
+    for (const layout::Mode& m : modes) c = c * m.size + (*p / m.stride) % m.size;
     coord.push_back(c);
   }
   return coord;

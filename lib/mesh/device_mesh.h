@@ -119,14 +119,11 @@ class DeviceMesh {
 
  private:
   DeviceMesh(std::shared_ptr<MeshRoot> root, std::vector<layout::Layout> dims,
-             std::vector<std::string> names, bool is_root)
-      : root_(std::move(root)),
-        dims_(std::move(dims)),
-        names_(std::move(names)),
-        is_root_(is_root) {}
+             std::vector<std::string> names, bool is_root);
 
   std::shared_ptr<MeshRoot> root_;
   std::vector<layout::Layout> dims_;
+  std::vector<std::vector<layout::Mode>> modes_;  // flat_modes of each dim, for coordinate()
   std::vector<std::string> names_;
   bool is_root_ = true;
 };
