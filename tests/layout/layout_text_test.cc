@@ -59,5 +59,25 @@ TEST_CASE("layout text: parse(print(L)) == L over random nested layouts") {
   }
 }
 
+TEST_CASE("layout text: random text never crashes and what parses prints back") {
+  const std::string alphabet = "()0123456789,: ";
+  std::mt19937_64 rng(0xf022);
+  int parsed = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string text;
+    for (std::int64_t n = testing::uniform(rng, 0, 16); n > 0; --n) {
+      text += alphabet[static_cast<std::size_t>(testing::uniform(rng, 0, 14))];
+    }
+    auto l = parse_layout(text);
+    if (!l.ok()) {
+      CHECK(l.error().message.starts_with("layout "));
+      continue;
+    }
+    ++parsed;
+    CHECK(parse_layout(to_string(*l)).value() == *l);
+  }
+  CHECK(parsed > 0);
+}
+
 }  // namespace
 }  // namespace dtplan::layout
