@@ -5,12 +5,15 @@
 namespace dtplan::cli {
 
 // Declarations of the setup functions of cmd_<name>.cc, one per line, in table order.
+Action setup_mesh(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
     // {"name", "one-line summary", setup_name},
+    {"mesh", "DeviceMesh layouts and every process group of its dims and flattened meshes",
+     setup_mesh},
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
     {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs", setup_calibrate},
     {"", "", nullptr},  // sentinel, not listed
