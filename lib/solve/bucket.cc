@@ -1,32 +1,13 @@
 #include "solve/bucket.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace dtplan::solve::detail {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Drops the points whose Lagrangian reduced cost within the entry exceeds the gap (table.h).
-void gap_filter(const MemoryModel& memory, const PointBuffer& cand, std::vector<std::int32_t>& kept) {
-  if (memory.multiplier.empty() || kept.empty() || memory.max_reduced_cost == kInf) return;
-  const std::size_t rows = memory.rows();
-  auto lagrangian = [&](std::int32_t p) {
-    double v = cand.cost[p];
-    for (std::size_t r = 0; r < rows; ++r) {
-      v += memory.multiplier[r] * static_cast<double>(cand.mem[static_cast<std::size_t>(p) * rows + r]);
-    }
-    return v;
-  };
-  double least = kInf;
-  for (std::int32_t p : kept) least = std::min(least, lagrangian(p));
-  std::size_t out = 0;
-  for (std::int32_t p : kept) {
-    if (lagrangian(p) - least <= memory.max_reduced_cost) kept[out++] = p;
-  }
-  kept.resize(out);
-}
-
 }  // namespace
 
 BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x,
@@ -122,22 +103,33 @@ double scalar_entry(const BucketView& view, const std::vector<std::int64_t>& off
 }
 
 void frontier_entry(const BucketView& view, const MemoryModel& memory,
-                    const std::vector<std::int64_t>& offsets, FrontierScratch& s,
+                    const std::vector<std::int64_t>& offsets, double outside, FrontierScratch& s,
                     std::vector<double>& cost, std::vector<std::int64_t>& mem,
                     FrontierHistory* history) {
   const std::size_t rows = memory.rows();
+  // Window filter (table.h): a partial point survives when its Lagrangian cost, plus the least the
+  // rest of this bucket and the outside of the message can add, stays within the threshold.
+  const bool window = !std::isnan(outside) && !memory.multiplier.empty() && memory.threshold < kInf;
   s.zero.assign(rows, 0);
   PointBuffer& cand = history != nullptr ? history->candidates : s.candidates;
   cand.rows = rows;
   cand.clear();
   if (history != nullptr) history->steps.assign(static_cast<std::size_t>(view.x_dim), {});
   std::vector<std::int64_t> sum(rows);
+  std::vector<double> rest(view.tables.size() + 1, 0);  // suffix sums of Lagrangian minima
   for (std::int32_t x = 0; x < view.x_dim; ++x) {
     double c = 0;
     for (std::size_t j = 0; j < view.tables.size(); ++j) {
       if (!view.tables[j]->frontier) c += view.tables[j]->cost[offsets[j] + x * view.x_stride[j]];
     }
     if (c == kInf) continue;
+    if (window) {
+      for (std::size_t j = view.tables.size(); j-- > 0;) {
+        const Table& t = *view.tables[j];
+        rest[j] = rest[j + 1] + (t.frontier ? lagrangian_min(memory, t, offsets[j] + x * view.x_stride[j]) : 0);
+      }
+      if (!(c + rest[0] + outside <= memory.threshold)) continue;
+    }
     s.cur.rows = s.next.rows = rows;
     s.cur.clear();
     s.cur.push(s.zero.data(), c, 0, 0);
@@ -162,6 +154,7 @@ void frontier_entry(const BucketView& view, const MemoryModel& memory,
         }
       }
       pareto_prune(memory, s.amin.data(), s.amax.data(), s.next, s.kept);
+      if (window) window_filter(memory, s.next, rest[j + 1] + outside, s.kept);
       s.cur.clear();
       for (std::int32_t k : s.kept) {
         s.cur.push(&s.next.mem[static_cast<std::size_t>(k) * rows], s.next.cost[k], s.next.tag_a[k],
@@ -177,7 +170,11 @@ void frontier_entry(const BucketView& view, const MemoryModel& memory,
   }
   std::vector<std::int32_t>& kept = history != nullptr ? history->kept : s.kept;
   pareto_prune(memory, view.absorbed_min.data(), view.absorbed_max.data(), cand, kept);
-  gap_filter(memory, cand, kept);
+  if (window) {
+    window_filter(memory, cand, outside, kept);
+  } else {
+    gap_filter(memory, cand, kept);
+  }
   for (std::int32_t k : kept) {
     cost.push_back(cand.cost[k]);
     mem.insert(mem.end(), cand.mem.begin() + static_cast<std::ptrdiff_t>(k * rows),

@@ -69,9 +69,10 @@ struct FrontierScratch {
 };
 
 // Appends the points of the frontier entry at `offsets` (canonical order) to cost/mem.
+// `outside` is the message's outside value at this entry (NaN when unknown: no window filter).
 // With `history`, records the provenance instead of reusing scratch buffers.
 void frontier_entry(const BucketView& view, const MemoryModel& memory,
-                    const std::vector<std::int64_t>& offsets, FrontierScratch& scratch,
+                    const std::vector<std::int64_t>& offsets, double outside, FrontierScratch& scratch,
                     std::vector<double>& cost, std::vector<std::int64_t>& mem,
                     FrontierHistory* history);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -83,10 +84,12 @@ Elimination::View Elimination::view(const Bucket& b) const {
 
 Elimination Elimination::run(std::vector<std::int32_t> domains, std::vector<Factor> factors,
                              const std::vector<std::int32_t>& order, const MemoryModel& memory,
-                             const Limits& limits, std::int64_t mini_bucket_entries) {
+                             const Limits& limits, std::int64_t mini_bucket_entries,
+                             std::shared_ptr<const Outside> outside) {
   Elimination e;
   e.domains_ = std::move(domains);
   e.memory_ = mini_bucket_entries > 0 ? MemoryModel{} : memory;
+  e.outside_ = std::move(outside);
   e.limits_ = limits;
   for (Factor& f : factors) {
     if (mini_bucket_entries > 0) f.table = scalar_projection(f.table);
@@ -165,6 +168,7 @@ bool Elimination::eliminate(std::size_t index) {
     };
     std::vector<Chunk> parts(static_cast<std::size_t>(chunks));
     std::atomic<bool> too_many{false};
+    const std::vector<double>* window = outside_for(factors_.size());
     const std::int64_t max_points = limits_.max_points;
     parallel_chunks(chunks, bv.entries, 1, [&](int c, std::int64_t begin, std::int64_t end) {
       Chunk& part = parts[static_cast<std::size_t>(c)];
@@ -173,7 +177,8 @@ bool Elimination::eliminate(std::size_t index) {
       for (std::int64_t k = begin; k < end; ++k, odo.next()) {
         if (timed_out(k - begin) || too_many.load(std::memory_order_relaxed)) return;
         const std::size_t before = part.cost.size();
-        frontier_entry(bv, memory_, odo.offsets(), scratch, part.cost, part.mem, nullptr);
+        const double out = window != nullptr ? (*window)[k] : std::nan("");
+        frontier_entry(bv, memory_, odo.offsets(), out, scratch, part.cost, part.mem, nullptr);
         part.counts.push_back(static_cast<std::uint32_t>(part.cost.size() - before));
         if (static_cast<std::int64_t>(part.cost.size()) > max_points / chunks) too_many = true;
       }
@@ -207,6 +212,45 @@ bool Elimination::eliminate(std::size_t index) {
   factors_.push_back({std::move(table), b.separator});
   consumed_.push_back(0);
   return true;
+}
+
+const std::vector<double>* Elimination::outside_for(std::size_t id) const {
+  if (outside_ == nullptr || id >= outside_->size() || (*outside_)[id].empty()) return nullptr;
+  return &(*outside_)[id];
+}
+
+Outside Elimination::outside_tables(Outside out) const {
+  out.resize(factors_.size());
+  std::vector<double> acc, vals;
+  for (std::size_t i = buckets_.size(); i-- > 0;) {
+    const Bucket& b = buckets_[i];
+    if (b.factor_ids.empty()) continue;
+    const View v = view(b);
+    const BucketView& bv = v.bucket;
+    const std::vector<double>& above = out[b.message];
+    for (std::int32_t id : b.factor_ids) {
+      out[id].assign(static_cast<std::size_t>(factors_[id].table->entries), kInf);
+    }
+    const std::size_t n = bv.tables.size();
+    vals.resize(n);
+    Odometer odo(bv, 0);
+    for (std::int64_t k = 0; k < bv.entries; ++k, odo.next()) {
+      const double o = above.empty() ? 0.0 : above[k];
+      if (o == kInf) continue;
+      for (std::int32_t x = 0; x < bv.x_dim; ++x) {
+        for (std::size_t j = 0; j < n; ++j) {
+          vals[j] = bv.tables[j]->cost[odo.offsets()[j] + x * bv.x_stride[j]];
+        }
+        for (std::size_t j = 0; j < n; ++j) {
+          double rest = o;
+          for (std::size_t h = 0; h < n; ++h) rest += h == j ? 0.0 : vals[h];
+          double& slot = out[b.factor_ids[j]][odo.offsets()[j] + x * bv.x_stride[j]];
+          slot = std::min(slot, rest);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 double Elimination::relaxation_bound() const {
@@ -249,7 +293,9 @@ core::Status Elimination::decode(std::vector<std::int32_t>& assignment,
     FrontierHistory history;
     std::vector<double> cost;
     std::vector<std::int64_t> mem;
-    frontier_entry(bv, memory_, odo.offsets(), scratch, cost, mem, &history);
+    const std::vector<double>* window = outside_for(static_cast<std::size_t>(b.message));
+    const double out = window != nullptr ? (*window)[entry] : std::nan("");
+    frontier_entry(bv, memory_, odo.offsets(), out, scratch, cost, mem, &history);
     if (target >= static_cast<std::int64_t>(history.kept.size())) {
       return core::Error::internal("decode: target point out of range");
     }
@@ -292,7 +338,7 @@ RootChoice choose_root(const std::vector<Factor>& factors,
   FrontierHistory history;
   std::vector<double> cost;
   std::vector<std::int64_t> mem;
-  frontier_entry(bv, memory, offsets, scratch, cost, mem, &history);
+  frontier_entry(bv, memory, offsets, 0.0, scratch, cost, mem, &history);
   const std::size_t rows = memory.rows();
   std::int64_t best = -1;
   for (std::size_t k = 0; k < cost.size(); ++k) {

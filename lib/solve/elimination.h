@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/result.h"
@@ -37,6 +38,10 @@ struct Limits {
 
 enum class RunStatus : std::uint8_t { kComplete, kTimeLimit, kPointLimit };
 
+// Per factor of an elimination, a table over its scope (empty when unknown): the least
+// Lagrangian cost everything outside the factor adds (see outside_tables()).
+using Outside = std::vector<std::vector<double>>;
+
 struct EliminationStats {
   std::int64_t messages = 0;
   std::int64_t max_message_entries = 0;
@@ -47,9 +52,12 @@ struct EliminationStats {
 class Elimination {
  public:
   // Eliminates `order` (distinct variables) from `factors`. @pre scopes within domains.
+  // `outside` (indexed like factors(), messages included) enables the window filter of frontier
+  // messages; it must come from outside_tables() of a scalar run with the same scopes and order.
   static Elimination run(std::vector<std::int32_t> domains, std::vector<Factor> factors,
                          const std::vector<std::int32_t>& order, const MemoryModel& memory,
-                         const Limits& limits, std::int64_t mini_bucket_entries = 0);
+                         const Limits& limits, std::int64_t mini_bucket_entries = 0,
+                         std::shared_ptr<const Outside> outside = nullptr);
 
   [[nodiscard]] RunStatus status() const { return status_; }
   [[nodiscard]] const EliminationStats& stats() const { return stats_; }
@@ -68,6 +76,12 @@ class Elimination {
   core::Status decode(std::vector<std::int32_t>& assignment,
                       std::vector<std::int64_t>& targets) const;
 
+  // The backward (min-marginal) pass of a complete scalar run: for every factor f consumed by a
+  // bucket, out[f](s) = min over the bucket's other variables of out[message] + Σ the bucket's
+  // other factors, i.e. the least cost of everything outside f given f's labels. `init` holds the
+  // tables of the remaining factors (empty = 0).
+  [[nodiscard]] Outside outside_tables(Outside init) const;
+
  private:
   struct Bucket {
     std::int32_t var = 0;
@@ -78,6 +92,7 @@ class Elimination {
   struct View;  // per-bucket strides, built on demand
 
   [[nodiscard]] View view(const Bucket& bucket) const;
+  [[nodiscard]] const std::vector<double>* outside_for(std::size_t id) const;
   bool eliminate(std::size_t index);
 
   std::vector<std::int32_t> domains_;
@@ -86,6 +101,7 @@ class Elimination {
   std::vector<Bucket> buckets_;
   std::vector<std::int32_t> remaining_;
   MemoryModel memory_;
+  std::shared_ptr<const Outside> outside_;
   Limits limits_;
   RunStatus status_ = RunStatus::kComplete;
   EliminationStats stats_;

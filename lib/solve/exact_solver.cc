@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/units.h"
 #include "solve/evaluate.h"
 #include "solve/lagrange.h"
+#include "solve/window.h"
 #include "solve/repeated.h"
 #include "solve/search.h"
 #include "solve/simplify.h"
@@ -29,22 +31,26 @@ using detail::Clock;
 using detail::EngineOptions;
 using detail::EngineSolution;
 
-EngineSolution solve_problem(const detail::EngineProblem& full,
-                             const std::vector<RepeatGroup>& repeats, const EngineOptions& eo,
-                             SolverStats& stats, RepeatMode mode) {
+// Solves one variant of the problem (relaxed, Lagrangian or memory-aware), through the shared
+// repeat shapes; `outside` enables the window filter.
+EngineSolution solve_problem(const detail::EngineProblem& problem,
+                             const std::vector<detail::GroupShape>& shapes, const EngineOptions& eo,
+                             SolverStats& stats, const detail::OutsideSet* outside = nullptr) {
   EngineSolution sol;
-  bool decomposed = false;
-  if (mode == RepeatMode::kExploit && !repeats.empty()) {
-    const detail::Decomposition d = detail::decompose(repeats, full, eo);
-    if (!d.groups.empty()) {
-      decomposed = true;
-      sol = detail::solve_engine(d.global, eo);
-      if (sol.found && !detail::decode_blocks(d, sol).ok()) sol.found = false;
-      stats.repeat_blocks = d.blocks;
-      stats.repeat_interior_nodes = d.interior_nodes;
+  if (!shapes.empty()) {
+    const detail::Decomposition d =
+        detail::decompose(shapes, problem, eo, outside != nullptr ? &outside->groups : nullptr);
+    if (!d.complete) {
+      sol.stop = d.stop;
+      return sol;
     }
+    sol = detail::solve_engine(d.global, eo, outside != nullptr ? outside->global : nullptr);
+    if (sol.found && !detail::decode_blocks(d, sol).ok()) sol.found = false;
+    stats.repeat_blocks = d.blocks;
+    stats.repeat_interior_nodes = d.interior_nodes;
+  } else {
+    sol = detail::solve_engine(problem, eo, outside != nullptr ? outside->global : nullptr);
   }
-  if (!decomposed) sol = detail::solve_engine(full, eo);
   stats.width = std::max(stats.width, sol.width);
   stats.messages = sol.elimination.messages;
   stats.max_message_entries = std::max(stats.max_message_entries, sol.elimination.max_message_entries);
@@ -52,6 +58,71 @@ EngineSolution solve_problem(const detail::EngineProblem& full,
   stats.search_nodes += sol.search_nodes;
   stats.conditioned = std::max(stats.conditioned, sol.conditioned);
   return sol;
+}
+
+// The memory-aware solve once the relaxation violated a row: the Lagrangian dual gives a bound,
+// multipliers and usually an incumbent; then exact solves over growing windows
+// L(μ) <= cost + μ·bytes <= threshold prove the optimum (see lagrange.h and window.h): the best
+// labelling found in a window is optimal as soon as its cost is at most threshold - offset, since
+// every labelling outside the window costs more than that.
+EngineSolution solve_with_memory(const detail::EngineProblem& full,
+                                 const std::vector<detail::GroupShape>& shapes,
+                                 const EngineOptions& eo, SolverStats& stats, double& bound) {
+  auto relaxed = [&](const detail::EngineProblem& p) { return solve_problem(p, shapes, eo, stats); };
+  const detail::DualResult dual = detail::lagrangian_dual(full, relaxed, eo.limits.deadline);
+  bound = std::max(bound, dual.lower_bound_us);
+  EngineSolution best;
+  if (dual.found) {
+    best.found = true;
+    best.assignment = dual.labels;
+    best.value_us = dual.cost_us;
+  }
+  detail::EngineProblem filtered = full;
+  filtered.memory.multiplier = dual.multiplier;
+  const double offset = detail::multiplier_offset(full.memory, dual.multiplier);
+  const auto outside = detail::outside_set(detail::lagrangian_problem(full, dual.multiplier), shapes, eo);
+  if (!outside) {
+    // Too wide for the backward pass: one solve with the weaker per-entry gap filter.
+    if (dual.found) {
+      filtered.memory.max_reduced_cost = dual.cost_us - dual.lower_bound_us + 1e-9 * (std::fabs(dual.cost_us) + 1);
+    }
+    EngineSolution sol = solve_problem(filtered, shapes, eo, stats);
+    if (best.found && (!sol.found || best.value_us < sol.value_us)) {
+      best.complete = sol.complete;
+      best.stop = sol.stop;
+      return best;
+    }
+    return sol;
+  }
+  const double least = outside->lagrangian_min_us;
+  double window = best.found ? (best.value_us + offset - least) / 16 : 1e-4 * (std::fabs(least) + 1);
+  for (;;) {
+    double threshold = least + window;
+    const bool last = best.found && threshold >= best.value_us + offset;
+    if (last) threshold = best.value_us + offset;
+    // The slack keeps every point a rounding error could misjudge: the search stays exact.
+    filtered.memory.threshold = threshold + 1e-9 * (std::fabs(threshold) + 1);
+    EngineSolution sol = solve_problem(filtered, shapes, eo, stats, &*outside);
+    if (!sol.complete) {  // its bound holds for the window only: the caller keeps the dual's
+      best.complete = false;
+      best.stop = sol.stop;
+      return best;
+    }
+    if (sol.found && (!best.found || sol.value_us < best.value_us)) {
+      best.found = true;
+      best.assignment = std::move(sol.assignment);
+      best.value_us = sol.value_us;
+    }
+    if (last || (best.found && best.value_us <= threshold - offset)) {
+      best.complete = true;
+      return best;
+    }
+    if (!best.found && std::isinf(window)) {
+      best.complete = true;  // nothing fits the memory rows at all
+      return best;
+    }
+    window = window * 4 > 1e300 ? std::numeric_limits<double>::infinity() : window * 4;
+  }
 }
 
 // The fewest (sign +1) or most (sign -1) bytes memory row r can hold without a forbidden label or
@@ -82,7 +153,7 @@ double extreme_bytes(const detail::EngineProblem& full, std::size_t r, double si
     p.factors.push_back({std::move(t), full.factors[id].scope});
   }
   SolverStats ignored;
-  const EngineSolution s = solve_problem(p, {}, eo, ignored, RepeatMode::kUnroll);
+  const EngineSolution s = solve_problem(p, {}, eo, ignored);
   return s.found && s.complete ? sign * s.value_us : std::nan("");
 }
 
@@ -161,40 +232,23 @@ class ExactSolver final : public Solver {
     const std::vector<RepeatGroup> repeats = s.problem.repeats;
     const detail::EngineProblem full = detail::build_engine_problem(std::move(s.problem));
 
-    // Memory rows: the relaxation without them first (optimal when it happens to meet them),
-    // then the Lagrangian dual (a bound and incumbents), then the exact solve filtered by the gap.
-    auto engine_solve = [&](const detail::EngineProblem& p) {
-      return solve_problem(p, repeats, eo, out.stats, options.repeats);
-    };
+    const std::vector<detail::GroupShape> shapes =
+        options.repeats == RepeatMode::kExploit ? detail::analyse_repeats(repeats, full, eo)
+                                                : std::vector<detail::GroupShape>{};
+    // Memory rows: the relaxation without them first; a labelling meeting them anyway is optimal.
     double bound = -kForbidden;
     EngineSolution sol;
-    detail::DualResult dual;
-    bool done = false;
-    if (!rows.empty()) {
-      sol = engine_solve(detail::without_memory(full));
+    if (rows.empty()) {
+      sol = solve_problem(full, shapes, eo, out.stats);
+    } else {
+      sol = solve_problem(detail::without_memory(full), shapes, eo, out.stats);
       bound = sol.lower_bound_us;
-      done = sol.complete && (!sol.found || meets_memory(rows, sol.assignment));
-      if (!done && sol.complete) {
-        dual = detail::lagrangian_dual(full, engine_solve, eo.limits.deadline);
-        bound = std::max(bound, dual.lower_bound_us);
-      }
-    }
-    if (!done) {
-      detail::EngineProblem filtered = full;
-      if (dual.found) {
-        filtered.memory.multiplier = dual.multiplier;
-        const double gap = dual.cost_us - dual.lower_bound_us;
-        // A relative slack keeps every point a rounding error could misjudge (exactness first).
-        filtered.memory.max_reduced_cost =
-            std::max(gap, 0.0) + 1e-9 * (std::fabs(dual.cost_us) + std::fabs(dual.lower_bound_us) + 1);
-      }
-      sol = engine_solve(filtered);
-      if (dual.found && (!sol.found || dual.cost_us < sol.value_us)) {
-        // The filter keeps every labelling cheaper than the incumbent: none found, or none better,
-        // proves the incumbent optimal when the search completed.
-        sol.found = true;
-        sol.assignment = dual.labels;
-        sol.value_us = dual.cost_us;
+      if (sol.found && !meets_memory(rows, sol.assignment)) {
+        if (sol.complete) {
+          sol = solve_with_memory(full, shapes, eo, out.stats, bound);
+        } else {
+          sol.found = false;  // stopped: the relaxed labelling is no answer
+        }
       }
     }
     if (sol.stop == detail::RunStatus::kTimeLimit) out.stats.stop_reason = "time_limit";

@@ -88,4 +88,49 @@ void pareto_prune(const MemoryModel& model, const std::int64_t* absorbed_min,
   }
 }
 
+double lagrangian(const MemoryModel& model, const PointBuffer& points, std::int32_t p) {
+  const std::size_t rows = model.rows();
+  double v = points.cost[p];
+  for (std::size_t r = 0; r < rows; ++r) {
+    v += model.multiplier[r] * static_cast<double>(points.mem[static_cast<std::size_t>(p) * rows + r]);
+  }
+  return v;
+}
+
+double lagrangian_min(const MemoryModel& model, const Table& table, std::int64_t entry) {
+  const std::size_t rows = model.rows();
+  double best = std::numeric_limits<double>::infinity();
+  for (std::uint32_t p = table.begin[entry]; p < table.begin[entry + 1]; ++p) {
+    double v = table.point_cost[p];
+    for (std::size_t r = 0; r < rows; ++r) {
+      v += model.multiplier[r] * static_cast<double>(table.point_mem[p * rows + r]);
+    }
+    best = std::min(best, v);
+  }
+  return best;
+}
+
+void gap_filter(const MemoryModel& model, const PointBuffer& points, std::vector<std::int32_t>& kept) {
+  if (model.multiplier.empty() || kept.empty() ||
+      model.max_reduced_cost == std::numeric_limits<double>::infinity()) {
+    return;
+  }
+  double least = std::numeric_limits<double>::infinity();
+  for (std::int32_t p : kept) least = std::min(least, lagrangian(model, points, p));
+  std::size_t out = 0;
+  for (std::int32_t p : kept) {
+    if (lagrangian(model, points, p) - least <= model.max_reduced_cost) kept[out++] = p;
+  }
+  kept.resize(out);
+}
+
+void window_filter(const MemoryModel& model, const PointBuffer& points, double rest,
+                   std::vector<std::int32_t>& kept) {
+  std::size_t out = 0;
+  for (std::int32_t p : kept) {
+    if (lagrangian(model, points, p) + rest <= model.threshold) kept[out++] = p;
+  }
+  kept.resize(out);
+}
+
 }  // namespace dtplan::solve::detail

@@ -51,4 +51,17 @@ void pareto_prune(const MemoryModel& model, const std::int64_t* absorbed_min,
 // True when the point's bytes satisfy every row's [low, high] (a complete assignment).
 bool within_bounds(const MemoryModel& model, const std::int64_t* mem);
 
+// Lagrangian cost c + μ·bytes of point p (model.multiplier), and the least over a table entry.
+double lagrangian(const MemoryModel& model, const PointBuffer& points, std::int32_t p);
+double lagrangian_min(const MemoryModel& model, const Table& table, std::int64_t entry);
+
+// Gap filter without outside information: keeps the kept points whose Lagrangian cost is within
+// model.max_reduced_cost of the entry's least (no-op when off).
+void gap_filter(const MemoryModel& model, const PointBuffer& points, std::vector<std::int32_t>& kept);
+
+// Window filter: keeps the kept points with Lagrangian cost + rest <= model.threshold, where
+// `rest` is a lower bound on what the remainder of the problem adds in the relaxation.
+void window_filter(const MemoryModel& model, const PointBuffer& points, double rest,
+                   std::vector<std::int32_t>& kept);
+
 }  // namespace dtplan::solve::detail

@@ -22,7 +22,7 @@ struct Eval {
 class Dual {
  public:
   Dual(const EngineProblem& full, const EngineSolve& solve, Clock::time_point deadline)
-      : full_(full), scalar_(without_memory(full)), solve_(solve), deadline_(deadline) {
+      : full_(full), solve_(solve), deadline_(deadline) {
     const std::size_t rows = full.memory.rows();
     out_.multiplier.assign(rows, 0);
   }
@@ -49,25 +49,8 @@ class Dual {
       return e;
     }
     ++out_.evaluations;
-    EngineProblem p = scalar_;
     const std::size_t rows = full_.memory.rows();
-    for (std::int32_t id : full_.unary) {
-      const Table& t = *full_.factors[id].table;
-      if (!t.frontier) continue;
-      auto u = std::make_shared<Table>();
-      u->dims = t.dims;
-      u->entries = t.entries;
-      u->cost.assign(static_cast<std::size_t>(t.entries), kInf);
-      for (std::int64_t l = 0; l < t.entries; ++l) {
-        if (t.points(l) == 0) continue;
-        double c = t.point_cost[t.begin[l]];
-        for (std::size_t r = 0; r < rows; ++r) {
-          c += mu[r] * static_cast<double>(t.point_mem[t.begin[l] * rows + r]);
-        }
-        u->cost[static_cast<std::size_t>(l)] = c;
-      }
-      p.factors[id].table = std::move(u);
-    }
+    const EngineProblem p = lagrangian_problem(full_, mu);
     const EngineSolution s = solve_(p);
     if (!s.found || !s.complete) {
       out_.stopped = out_.stopped || !s.complete;
@@ -89,10 +72,7 @@ class Dual {
   }
 
   void record(const std::vector<double>& mu, const Eval& e) {
-    double bound = e.lagrangian;
-    for (std::size_t r = 0; r < mu.size(); ++r) {
-      bound -= mu[r] * static_cast<double>(mu[r] >= 0 ? full_.memory.high[r] : full_.memory.low[r]);
-    }
+    const double bound = e.lagrangian - multiplier_offset(full_.memory, mu);
     if (bound > out_.lower_bound_us) {
       out_.lower_bound_us = bound;
       out_.multiplier = mu;
@@ -166,7 +146,6 @@ class Dual {
   }
 
   const EngineProblem& full_;
-  EngineProblem scalar_;
   const EngineSolve& solve_;
   Clock::time_point deadline_;
   DualResult out_;
@@ -183,6 +162,37 @@ double labelling_cost(const EngineProblem& problem, const std::vector<std::int32
     total += t.min_cost(entry);
   }
   return total;
+}
+
+EngineProblem lagrangian_problem(const EngineProblem& full, const std::vector<double>& mu) {
+  EngineProblem p = without_memory(full);
+  const std::size_t rows = full.memory.rows();
+  for (std::int32_t id : full.unary) {
+    const Table& t = *full.factors[id].table;
+    if (!t.frontier) continue;
+    auto u = std::make_shared<Table>();
+    u->dims = t.dims;
+    u->entries = t.entries;
+    u->cost.assign(static_cast<std::size_t>(t.entries), kInf);
+    for (std::int64_t l = 0; l < t.entries; ++l) {
+      if (t.points(l) == 0) continue;
+      double c = t.point_cost[t.begin[l]];
+      for (std::size_t r = 0; r < rows; ++r) {
+        c += mu[r] * static_cast<double>(t.point_mem[t.begin[l] * rows + r]);
+      }
+      u->cost[static_cast<std::size_t>(l)] = c;
+    }
+    p.factors[id].table = std::move(u);
+  }
+  return p;
+}
+
+double multiplier_offset(const MemoryModel& memory, const std::vector<double>& mu) {
+  double offset = 0;
+  for (std::size_t r = 0; r < mu.size(); ++r) {
+    offset += mu[r] * static_cast<double>(mu[r] >= 0 ? memory.high[r] : memory.low[r]);
+  }
+  return offset;
 }
 
 DualResult lagrangian_dual(const EngineProblem& full, const EngineSolve& solve,

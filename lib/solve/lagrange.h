@@ -51,4 +51,11 @@ DualResult lagrangian_dual(const EngineProblem& full, const EngineSolve& solve,
 // Σ of the factors of `problem` at labelling y (frontier unaries count their point's cost).
 double labelling_cost(const EngineProblem& problem, const std::vector<std::int32_t>& y);
 
+// The Lagrangian problem at μ: frontier unaries become scalar c + Σ_r μ_r bytes_r, no memory rows;
+// everything else shared with `full`.
+EngineProblem lagrangian_problem(const EngineProblem& full, const std::vector<double>& mu);
+
+// Σ_r (μ_r >= 0 ? μ_r high_r : μ_r low_r): L(μ) = L*(μ) - this.
+double multiplier_offset(const MemoryModel& memory, const std::vector<double>& mu);
+
 }  // namespace dtplan::solve::detail

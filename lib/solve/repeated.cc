@@ -92,66 +92,104 @@ class GroupBuilder {
 
 }  // namespace
 
-Decomposition decompose(const std::vector<RepeatGroup>& repeats, const EngineProblem& full,
-                        const EngineOptions& options) {
-  Decomposition d;
-  std::vector<std::vector<std::int32_t>> touching(full.domains.size());
-  for (std::size_t id = 0; id < full.factors.size(); ++id) {
-    for (std::int32_t v : full.factors[id].scope) touching[v].push_back(static_cast<std::int32_t>(id));
+namespace {
+
+std::vector<std::vector<std::int32_t>> touching_factors(const EngineProblem& p) {
+  std::vector<std::vector<std::int32_t>> touching(p.domains.size());
+  for (std::size_t id = 0; id < p.factors.size(); ++id) {
+    for (std::int32_t v : p.factors[id].scope) touching[v].push_back(static_cast<std::int32_t>(id));
   }
-  std::vector<char> absorbed(full.factors.size(), 0);  // factors inside some solved interior
+  return touching;
+}
+
+// Block 0's factors that touch an interior position, with scopes renamed to positions.
+std::vector<Factor> local_factors(const GroupShape& shape, const EngineProblem& p,
+                                  const std::vector<std::vector<std::int32_t>>& touching) {
+  const auto& block0 = shape.blocks[0];
+  std::map<NodeIndex, std::int32_t> position;
+  for (std::size_t k = 0; k < block0.size(); ++k) position[block0[k]] = static_cast<std::int32_t>(k);
+  std::vector<std::int32_t> ids;
+  for (std::size_t k = 0; k < block0.size(); ++k) {
+    if (shape.interior[k]) ids.insert(ids.end(), touching[block0[k]].begin(), touching[block0[k]].end());
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<Factor> local;
+  for (std::int32_t id : ids) {
+    Factor f{p.factors[id].table, {}};
+    for (std::int32_t v : p.factors[id].scope) f.scope.push_back(position[v]);
+    local.push_back(std::move(f));
+  }
+  return local;
+}
+
+std::vector<std::int32_t> block_domains(const GroupShape& shape, const EngineProblem& p) {
+  std::vector<std::int32_t> domains;
+  for (NodeIndex n : shape.blocks[0]) domains.push_back(p.domains[n]);
+  return domains;
+}
+
+}  // namespace
+
+std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
+                                        const EngineProblem& full, const EngineOptions& options) {
+  std::vector<GroupShape> shapes;
+  const auto touching = touching_factors(full);
   for (const RepeatGroup& group : repeats) {
     if (group.blocks.size() < 2 || group.blocks[0].empty()) continue;
-    GroupPlan plan;
-    plan.blocks = group.blocks;
-    plan.interior = GroupBuilder(full, group, touching).interior();
-    if (std::none_of(plan.interior.begin(), plan.interior.end(), [](char c) { return c != 0; })) {
+    GroupShape shape;
+    shape.blocks = group.blocks;
+    shape.interior = GroupBuilder(full, group, touching).interior();
+    if (std::none_of(shape.interior.begin(), shape.interior.end(), [](char c) { return c != 0; })) {
       continue;
     }
-    // Block 0's factors that touch an interior position, renamed to positions.
-    const auto& block0 = group.blocks[0];
-    std::map<NodeIndex, std::int32_t> position;
-    for (std::size_t p = 0; p < block0.size(); ++p) position[block0[p]] = static_cast<std::int32_t>(p);
-    std::vector<std::int32_t> ids;
-    for (std::size_t p = 0; p < block0.size(); ++p) {
-      if (plan.interior[p]) ids.insert(ids.end(), touching[block0[p]].begin(), touching[block0[p]].end());
-    }
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    std::vector<std::int32_t> domains;
-    for (NodeIndex n : block0) domains.push_back(full.domains[n]);
-    std::vector<Factor> local;
     std::vector<std::vector<std::int32_t>> scopes;
-    for (std::int32_t id : ids) {
-      Factor f{full.factors[id].table, {}};
-      for (std::int32_t v : full.factors[id].scope) f.scope.push_back(position[v]);
-      scopes.push_back(f.scope);
-      local.push_back(std::move(f));
-    }
-    std::vector<char> eliminable(plan.interior.begin(), plan.interior.end());
-    const OrderPlan order = plan_order(domains, scopes, eliminable);
+    for (const Factor& f : local_factors(shape, full, touching)) scopes.push_back(f.scope);
+    const std::vector<char> eliminable(shape.interior.begin(), shape.interior.end());
+    OrderPlan order = plan_order(block_domains(shape, full), scopes, eliminable);
     if (order.max_message_entries > static_cast<double>(options.max_table_entries)) continue;
-    plan.sub = Elimination::run(domains, std::move(local), order.order, full.memory, options.limits);
-    if (plan.sub.status() != RunStatus::kComplete) continue;
+    shape.order = std::move(order.order);
+    shapes.push_back(std::move(shape));
+  }
+  return shapes;
+}
+
+Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProblem& problem,
+                        const EngineOptions& options,
+                        const std::vector<std::shared_ptr<const Outside>>* sub_outside) {
+  Decomposition d;
+  const auto touching = touching_factors(problem);
+  std::vector<char> absorbed(problem.factors.size(), 0);  // factors inside a shared interior
+  for (std::size_t g = 0; g < shapes.size(); ++g) {
+    const GroupShape& shape = shapes[g];
+    GroupPlan plan;
+    plan.shape = &shape;
+    plan.sub = Elimination::run(block_domains(shape, problem), local_factors(shape, problem, touching),
+                                shape.order, problem.memory, options.limits, 0,
+                                sub_outside != nullptr ? (*sub_outside)[g] : nullptr);
+    if (plan.sub.status() != RunStatus::kComplete) {
+      d.complete = false;
+      d.stop = plan.sub.status();
+      return d;
+    }
     plan.residual = plan.sub.remaining();
-    // Every block's factors touching its interior are replaced by the residual copies.
-    for (const auto& block : group.blocks) {
-      for (std::size_t p = 0; p < block.size(); ++p) {
-        if (!plan.interior[p]) continue;
-        for (std::int32_t id : touching[block[p]]) absorbed[id] = 1;
+    for (const auto& block : shape.blocks) {
+      for (std::size_t k = 0; k < block.size(); ++k) {
+        if (!shape.interior[k]) continue;
+        for (std::int32_t id : touching[block[k]]) absorbed[id] = 1;
       }
     }
     d.groups.push_back(std::move(plan));
   }
-  d.global.domains = full.domains;
-  d.global.memory = full.memory;
-  for (std::size_t id = 0; id < full.factors.size(); ++id) {
-    if (!absorbed[id]) d.global.factors.push_back(full.factors[id]);
+  d.global.domains = problem.domains;
+  d.global.memory = problem.memory;
+  for (std::size_t id = 0; id < problem.factors.size(); ++id) {
+    if (!absorbed[id]) d.global.factors.push_back(problem.factors[id]);
   }
   for (GroupPlan& plan : d.groups) {
     std::int64_t interior = 0;
-    for (char c : plan.interior) interior += c;
-    for (const auto& block : plan.blocks) {
+    for (char c : plan.shape->interior) interior += c;
+    for (const auto& block : plan.shape->blocks) {
       plan.copies.emplace_back();
       for (std::int32_t r : plan.residual) {
         const Factor& f = plan.sub.factors()[r];
@@ -169,11 +207,11 @@ Decomposition decompose(const std::vector<RepeatGroup>& repeats, const EnginePro
 
 core::Status decode_blocks(const Decomposition& d, EngineSolution& solution) {
   for (const GroupPlan& plan : d.groups) {
-    for (std::size_t b = 0; b < plan.blocks.size(); ++b) {
-      const auto& block = plan.blocks[b];
+    for (std::size_t b = 0; b < plan.shape->blocks.size(); ++b) {
+      const auto& block = plan.shape->blocks[b];
       std::vector<std::int32_t> local(block.size(), -1);
       for (std::size_t p = 0; p < block.size(); ++p) {
-        if (!plan.interior[p]) local[p] = solution.assignment[block[p]];
+        if (!plan.shape->interior[p]) local[p] = solution.assignment[block[p]];
       }
       std::vector<std::int64_t> targets(plan.sub.factors().size(), -1);
       for (std::size_t k = 0; k < plan.residual.size(); ++k) {
@@ -181,7 +219,7 @@ core::Status decode_blocks(const Decomposition& d, EngineSolution& solution) {
       }
       DTPLAN_CHECK(plan.sub.decode(local, targets));
       for (std::size_t p = 0; p < block.size(); ++p) {
-        if (plan.interior[p]) solution.assignment[block[p]] = local[p];
+        if (plan.shape->interior[p]) solution.assignment[block[p]] = local[p];
       }
     }
   }

@@ -16,6 +16,7 @@
 // 32 times; the global problem has 64 ports plus the prologue and epilogue.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/result.h"
@@ -26,25 +27,41 @@
 
 namespace dtplan::solve::detail {
 
-struct GroupPlan {
+// Which positions of a repeat group are interior, and the order eliminating them: decided once
+// per problem (from the memory-aware problem) and shared by every variant solved (relaxed,
+// Lagrangian, filtered), so their factor numbering agrees.
+struct GroupShape {
   std::vector<std::vector<NodeIndex>> blocks;  // [block][position] -> node
   std::vector<char> interior;                  // per position
-  Elimination sub;                             // block 0's interior, eliminated once
-  std::vector<std::int32_t> residual;          // sub factors left over (scopes: port positions)
+  std::vector<std::int32_t> order;             // interior positions, in elimination order
+};
+
+// The groups worth decomposing: with interior positions whose elimination keeps every message
+// within options.max_table_entries.
+std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
+                                        const EngineProblem& full, const EngineOptions& options);
+
+struct GroupPlan {
+  const GroupShape* shape = nullptr;
+  Elimination sub;                                // block 0's interior, eliminated once
+  std::vector<std::int32_t> residual;             // sub factors left over (scopes: port positions)
   std::vector<std::vector<std::int32_t>> copies;  // [block][k]: global factor of residual[k]
 };
 
 struct Decomposition {
   EngineProblem global;  // interior nodes appear in no factor
   std::vector<GroupPlan> groups;
+  bool complete = true;             // false when a sub-elimination hit a limit
+  RunStatus stop = RunStatus::kComplete;
   std::int64_t blocks = 0;          // blocks solved through a shared interior
   std::int64_t interior_nodes = 0;  // Σ interior positions × blocks
 };
 
-// Splits `full` along `repeats` (the problem's repeat groups). Groups without interior positions,
-// or whose interior needs a message above options.max_table_entries, stay unrolled.
-Decomposition decompose(const std::vector<RepeatGroup>& repeats, const EngineProblem& full,
-                        const EngineOptions& options);
+// Splits `problem` (any variant with the factor structure the shapes were analysed on). With
+// `sub_outside` (per shape), the sub-eliminations use those outside tables (window filter).
+Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProblem& problem,
+                        const EngineOptions& options,
+                        const std::vector<std::shared_ptr<const Outside>>* sub_outside = nullptr);
 
 // Fills in the interior labels of every block of a found solution of `d.global`.
 core::Status decode_blocks(const Decomposition& d, EngineSolution& solution);

@@ -28,7 +28,8 @@ std::vector<std::vector<std::int32_t>> scopes_without(const std::vector<Factor>&
 
 class Search {
  public:
-  Search(const EngineProblem& p, const EngineOptions& o) : p_(p), o_(o) {
+  Search(const EngineProblem& p, const EngineOptions& o, std::shared_ptr<const Outside> outside)
+      : p_(p), o_(o), outside_(std::move(outside)) {
     const std::size_t n = p.domains.size();
     used_.assign(n, 0);
     for (const Factor& f : p.factors) {
@@ -103,7 +104,8 @@ class Search {
   }
 
   void leaf(const std::vector<Factor>& factors) {
-    const Elimination e = Elimination::run(p_.domains, factors, leaf_order_, p_.memory, o_.limits);
+    const Elimination e = Elimination::run(p_.domains, factors, leaf_order_, p_.memory, o_.limits, 0,
+                                           cutset_.empty() ? outside_ : nullptr);
     out_.elimination = e.stats();
     if (e.status() != RunStatus::kComplete) {
       stopped_ = true;
@@ -169,6 +171,7 @@ class Search {
 
   const EngineProblem& p_;
   const EngineOptions& o_;
+  std::shared_ptr<const Outside> outside_;
   std::vector<char> used_, fixed_;
   std::vector<std::int32_t> cutset_, leaf_order_, path_;
   std::vector<std::vector<std::int32_t>> depth_orders_;
@@ -179,8 +182,19 @@ class Search {
 
 }  // namespace
 
-EngineSolution solve_engine(const EngineProblem& problem, const EngineOptions& options) {
-  return Search(problem, options).run();
+OrderPlan leaf_plan(const EngineProblem& problem) {
+  std::vector<char> used(problem.domains.size(), 0);
+  std::vector<std::vector<std::int32_t>> scopes;
+  for (const Factor& f : problem.factors) {
+    for (std::int32_t v : f.scope) used[v] = 1;
+    scopes.push_back(f.scope);
+  }
+  return plan_order(problem.domains, scopes, used);
+}
+
+EngineSolution solve_engine(const EngineProblem& problem, const EngineOptions& options,
+                            std::shared_ptr<const Outside> outside) {
+  return Search(problem, options, std::move(outside)).run();
 }
 
 }  // namespace dtplan::solve::detail

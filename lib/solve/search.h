@@ -16,9 +16,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "solve/elimination.h"
+#include "solve/elimination_order.h"
 #include "solve/model.h"
 
 namespace dtplan::solve::detail {
@@ -42,6 +44,13 @@ struct EngineSolution {
   std::int32_t conditioned = 0;          // cutset size
 };
 
-EngineSolution solve_engine(const EngineProblem& problem, const EngineOptions& options);
+// The elimination order used when nothing needs conditioning: plan_order over every variable that
+// appears in a factor.
+OrderPlan leaf_plan(const EngineProblem& problem);
+
+// `outside` (from outside_tables() of a scalar run along leaf_plan(problem)) enables the window
+// filter; it is used only when no variable is conditioned.
+EngineSolution solve_engine(const EngineProblem& problem, const EngineOptions& options,
+                            std::shared_ptr<const Outside> outside = nullptr);
 
 }  // namespace dtplan::solve::detail

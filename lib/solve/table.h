@@ -29,10 +29,12 @@ struct MemoryModel {
   std::vector<RowDirection> direction;
   std::vector<std::int64_t> total_min;  // Σ over every memory term of its smallest byte count
   std::vector<std::int64_t> total_max;  // ... largest byte count
-  // Lagrangian gap filter (lagrange.h): with multipliers μ (per row), a point p of an entry whose
-  // reduced cost (c_p + μ·m_p) - min_q (c_q + μ·m_q) exceeds max_reduced_cost cannot be part of a
-  // labelling cheaper than the incumbent, and is dropped. Off when multiplier is empty.
+  // Lagrangian filters (lagrange.h), off when multiplier is empty. With outside tables (the exact
+  // least Lagrangian cost of everything outside a message, per entry) a point p survives when
+  // c_p + μ·m_p + outside <= threshold. Without them, when its reduced cost within its entry,
+  // (c_p + μ·m_p) - min_q (c_q + μ·m_q), is at most max_reduced_cost.
   std::vector<double> multiplier;
+  double threshold = std::numeric_limits<double>::infinity();
   double max_reduced_cost = std::numeric_limits<double>::infinity();
   [[nodiscard]] std::size_t rows() const { return low.size(); }
 };
