@@ -19,7 +19,11 @@ std::string us(double value) {
   return core::format_fixed(value, 3) + " us";
 }
 
-std::string signed_us(double value) { return (value > 0 ? "+" : "") + us(value); }
+std::string signed_us(double value) {
+  std::string out = value > 0 ? "+" : "";
+  out += us(value);
+  return out;
+}
 
 }  // namespace
 
@@ -92,8 +96,9 @@ std::string format_explanation(const Problem& problem, std::span<const LabelInde
              std::to_string(a[e.to]) + " vs " + std::to_string(b[e.from]) + "," +
              std::to_string(b[e.to]);
     }
-    text += "  " + what + ": " + us(t.a_us) + " -> " + us(t.b_us) + " (" + signed_us(t.delta_us) +
-            ")\n";
+    text += "  ";
+    text += what;
+    text += ": " + us(t.a_us) + " -> " + us(t.b_us) + " (" + signed_us(t.delta_us) + ")\n";
   }
   if (ex.terms.size() > max_terms) {
     text += "  ... " + std::to_string(ex.terms.size() - max_terms) + " more terms\n";

@@ -25,6 +25,13 @@ class Draw {
   std::mt19937_64 rng_;
 };
 
+// prefix + decimal index (built by appending: GCC 12 warns falsely on "literal" + std::string).
+std::string numbered(const std::string& prefix, std::int64_t index) {
+  std::string out = prefix;
+  out += std::to_string(index);
+  return out;
+}
+
 class Builder {
  public:
   Problem p;
@@ -43,7 +50,7 @@ class Builder {
 
 void add_memory_rows(Problem& p, Draw& d, std::int32_t rows) {
   for (std::int32_t r = 0; r < rows; ++r) {
-    MemoryRow row{"row" + std::to_string(r), {}, 0, 0};
+    MemoryRow row{numbered("row", r), {}, 0, 0};
     std::int64_t lo = 0, hi = 0;
     for (std::size_t v = 0; v < p.nodes.size(); ++v) {
       if (!d.chance(0.5) && !(row.terms.empty() && v + 1 == p.nodes.size())) continue;
@@ -68,7 +75,7 @@ Problem random_problem(const RandomProblemSpec& s) {
   for (std::int32_t i = 0; i < n; ++i) {
     std::vector<double> cost(static_cast<std::size_t>(d.integer(s.min_labels, s.max_labels)));
     for (double& c : cost) c = static_cast<double>(d.integer(0, s.max_cost));
-    b.node("n" + std::to_string(i), std::move(cost));
+    b.node(numbered("n", i), std::move(cost));
   }
   auto matrix = [&](NodeIndex u, NodeIndex v) {
     std::vector<double> m(b.p.nodes[u].cost_us.size() * b.p.nodes[v].cost_us.size());
@@ -237,7 +244,7 @@ Problem layered_problem(const LayeredProblemSpec& s) {
   NodeIndex prev = -1;
   for (std::int32_t i = 0; i < s.prologue_nodes; ++i) {
     const std::int32_t labels = i + 1 == s.prologue_nodes ? t.ops[t.last].labels : scaled(15, s.label_scale);
-    const NodeIndex v = b.node("prologue" + std::to_string(i), compute(d, labels, s.integer_costs));
+    const NodeIndex v = b.node(numbered("prologue", i), compute(d, labels, s.integer_costs));
     if (prev >= 0) b.edge(prev, v, redistribution(d, b.p.labels(prev), labels, s.integer_costs));
     prev = v;
   }
@@ -247,7 +254,7 @@ Problem layered_problem(const LayeredProblemSpec& s) {
     const auto base = static_cast<NodeIndex>(b.p.nodes.size());
     group.blocks.emplace_back();
     for (std::size_t i = 0; i < t.ops.size(); ++i) {
-      const std::string name = "L" + std::to_string(k) + (t.ops[i].param ? ".w" : ".op") + std::to_string(i);
+      const std::string name = numbered(numbered("L", k) + (t.ops[i].param ? ".w" : ".op"), static_cast<std::int64_t>(i));
       const NodeIndex v = b.node(name, t.ops[i].cost);
       group.blocks.back().push_back(v);
       if (t.ops[i].param && s.memory_row) row.terms.push_back({v, t.ops[i].bytes});
@@ -260,7 +267,7 @@ Problem layered_problem(const LayeredProblemSpec& s) {
   }
   for (std::int32_t i = 0; i < s.epilogue_nodes; ++i) {
     const std::int32_t labels = scaled(15, s.label_scale);
-    const NodeIndex v = b.node("epilogue" + std::to_string(i), compute(d, labels, s.integer_costs));
+    const NodeIndex v = b.node(numbered("epilogue", i), compute(d, labels, s.integer_costs));
     if (prev >= 0) b.edge(prev, v, redistribution(d, b.p.labels(prev), labels, s.integer_costs));
     prev = v;
   }

@@ -21,8 +21,9 @@
 // some blocks only become +inf costs), so blocks stay alike and the solver can still share them.
 // Reduced nodes keep the original order; reduced edges have renumbered slots.
 //
-// Example: a -> b -> c, each with labels {0, 1}, b in no memory row: b is folded into an edge a -> c;
-// lift() recovers b's label from the labels of a and c.
+// Example: a -> b -> c with a and c in a memory row (so they stay): b is folded into an edge
+// a -> c whose matrix is min over b of the two old edges plus b's unary; lift() sets b to that
+// minimizing label for the labels of a and c.
 
 #include <cstdint>
 #include <span>

@@ -151,17 +151,26 @@ TEST_CASE("exact == brute force on random problems of every shape and constraint
 }
 
 TEST_CASE("exact: labels and objective do not depend on the thread count") {
-  LayeredProblemSpec spec;
-  spec.layers = 3;
-  spec.nodes_per_layer = 60;
-  spec.memory_row = true;
-  spec.seed = 11;
-  const Problem p = layered_problem(spec);
-  SolveOptions one, two;
-  two.threads = 2;
-  const Solution a = solve_ok(p, one), b = solve_ok(p, two);
-  CHECK(a.labels == b.labels);
-  CHECK(a.objective_us == b.objective_us);
+  // A 4x4 grid with 9-10 labels needs messages of about 10^4 entries: split over the threads.
+  RandomProblemSpec grid;
+  grid.shape = Shape::kGrid;
+  grid.nodes = 16;
+  grid.min_labels = 9;
+  grid.max_labels = 10;
+  grid.seed = 3;
+  LayeredProblemSpec layered;
+  layered.layers = 2;
+  layered.nodes_per_layer = 20;
+  layered.memory_row = true;
+  layered.seed = 11;
+  for (const Problem& p : {random_problem(grid), layered_problem(layered)}) {
+    SolveOptions one, two;
+    two.threads = 2;
+    const Solution a = solve_ok(p, one), b = solve_ok(p, two);
+    CHECK(a.labels == b.labels);
+    CHECK(a.objective_us == b.objective_us);
+    CHECK(a.optimal);
+  }
 }
 
 TEST_CASE("exact: a time limit of zero still returns a feasible labelling with a valid bound") {
