@@ -10,8 +10,8 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
-BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x,
-                     std::int32_t x_dim, const std::vector<std::int32_t>& separator,
+BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x, std::int32_t x_dim,
+                     const std::vector<std::int32_t>& separator,
                      const std::vector<std::int32_t>& sep_dims, std::size_t rows) {
   BucketView v;
   v.x_dim = x_dim;
@@ -30,8 +30,8 @@ BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x,
         v.x_stride.back() = strides[i];
         continue;
       }
-      const auto k = std::lower_bound(separator.begin(), separator.end(), f->scope[i]) -
-                     separator.begin();
+      const auto k =
+          std::lower_bound(separator.begin(), separator.end(), f->scope[i]) - separator.begin();
       v.sep_stride.back()[static_cast<std::size_t>(k)] = strides[i];
     }
     if (t.frontier) {
@@ -126,7 +126,8 @@ void frontier_entry(const BucketView& view, const MemoryModel& memory,
     if (window) {
       for (std::size_t j = view.tables.size(); j-- > 0;) {
         const Table& t = *view.tables[j];
-        rest[j] = rest[j + 1] + (t.frontier ? lagrangian_min(memory, t, offsets[j] + x * view.x_stride[j]) : 0);
+        rest[j] = rest[j + 1] +
+                  (t.frontier ? lagrangian_min(memory, t, offsets[j] + x * view.x_stride[j]) : 0);
       }
       if (!(c + rest[0] + outside <= memory.threshold)) continue;
     }
@@ -148,7 +149,8 @@ void frontier_entry(const BucketView& view, const MemoryModel& memory,
       s.next.clear();
       for (std::size_t p = 0; p < s.cur.size(); ++p) {
         for (std::uint32_t q = b; q < e; ++q) {
-          for (std::size_t r = 0; r < rows; ++r) sum[r] = s.cur.mem[p * rows + r] + t.point_mem[q * rows + r];
+          for (std::size_t r = 0; r < rows; ++r)
+            sum[r] = s.cur.mem[p * rows + r] + t.point_mem[q * rows + r];
           s.next.push(sum.data(), s.cur.cost[p] + t.point_cost[q], static_cast<std::int32_t>(p),
                       static_cast<std::int32_t>(q - b));
         }

@@ -22,17 +22,17 @@ namespace dtplan::solve::detail {
 struct BucketView {
   std::int32_t x_dim = 1;
   std::vector<std::int32_t> sep_dims;
-  std::int64_t entries = 1;  // Π sep_dims
-  std::vector<const Table*> tables;                   // bucket order
-  std::vector<std::int64_t> x_stride;                 // per table
-  std::vector<std::vector<std::int64_t>> sep_stride;  // per table, per separator variable
-  bool frontier = false;                              // some table is a frontier table
+  std::int64_t entries = 1;                              // Π sep_dims
+  std::vector<const Table*> tables;                      // bucket order
+  std::vector<std::int64_t> x_stride;                    // per table
+  std::vector<std::vector<std::int64_t>> sep_stride;     // per table, per separator variable
+  bool frontier = false;                                 // some table is a frontier table
   std::vector<std::int64_t> absorbed_min, absorbed_max;  // Σ over the frontier tables
 };
 
 // Builds the view of `factors` eliminating `x` with separator `separator`.
-BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x,
-                     std::int32_t x_dim, const std::vector<std::int32_t>& separator,
+BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x, std::int32_t x_dim,
+                     const std::vector<std::int32_t>& separator,
                      const std::vector<std::int32_t>& sep_dims, std::size_t rows);
 
 // Walks separator entries in row-major order, keeping each table's read offset.
@@ -72,8 +72,8 @@ struct FrontierScratch {
 // `outside` is the message's outside value at this entry (NaN when unknown: no window filter).
 // With `history`, records the provenance instead of reusing scratch buffers.
 void frontier_entry(const BucketView& view, const MemoryModel& memory,
-                    const std::vector<std::int64_t>& offsets, double outside, FrontierScratch& scratch,
-                    std::vector<double>& cost, std::vector<std::int64_t>& mem,
-                    FrontierHistory* history);
+                    const std::vector<std::int64_t>& offsets, double outside,
+                    FrontierScratch& scratch, std::vector<double>& cost,
+                    std::vector<std::int64_t>& mem, FrontierHistory* history);
 
 }  // namespace dtplan::solve::detail

@@ -221,7 +221,8 @@ const std::vector<double>* Elimination::outside_for(std::size_t id) const {
 
 Outside Elimination::outside_tables(Outside out) const {
   out.resize(factors_.size());
-  std::vector<double> acc, vals;
+  std::vector<double> finite;
+  std::vector<std::int32_t> infinite;
   for (std::size_t i = buckets_.size(); i-- > 0;) {
     const Bucket& b = buckets_[i];
     if (b.factor_ids.empty()) continue;
@@ -232,20 +233,46 @@ Outside Elimination::outside_tables(Outside out) const {
       out[id].assign(static_cast<std::size_t>(factors_[id].table->entries), kInf);
     }
     const std::size_t n = bv.tables.size();
-    vals.resize(n);
+    const std::int32_t dx = bv.x_dim;
+    finite.resize(static_cast<std::size_t>(dx));
+    infinite.resize(static_cast<std::size_t>(dx));
     Odometer odo(bv, 0);
     for (std::int64_t k = 0; k < bv.entries; ++k, odo.next()) {
       const double o = above.empty() ? 0.0 : above[k];
       if (o == kInf) continue;
-      for (std::int32_t x = 0; x < bv.x_dim; ++x) {
-        for (std::size_t j = 0; j < n; ++j) {
-          vals[j] = bv.tables[j]->cost[odo.offsets()[j] + x * bv.x_stride[j]];
+      // Per x: the sum of the finite terms and the number of +inf terms. Then, for each factor,
+      // rest = o + Σ of the other terms: the finite sum minus its own term, or, when its own term
+      // is the only +inf one, the finite sum (the subtraction's rounding is covered by the window
+      // filter's slack).
+      std::fill(finite.begin(), finite.end(), o);
+      std::fill(infinite.begin(), infinite.end(), 0);
+      for (std::size_t j = 0; j < n; ++j) {
+        const double* t = bv.tables[j]->cost.data() + odo.offsets()[j];
+        const std::int64_t xs = bv.x_stride[j];
+        for (std::int32_t x = 0; x < dx; ++x) {
+          const double c = t[x * xs];
+          if (c == kInf) {
+            ++infinite[x];
+          } else {
+            finite[x] += c;
+          }
         }
-        for (std::size_t j = 0; j < n; ++j) {
-          double rest = o;
-          for (std::size_t h = 0; h < n; ++h) rest += h == j ? 0.0 : vals[h];
-          double& slot = out[b.factor_ids[j]][odo.offsets()[j] + x * bv.x_stride[j]];
-          slot = std::min(slot, rest);
+      }
+      for (std::size_t j = 0; j < n; ++j) {
+        const double* t = bv.tables[j]->cost.data() + odo.offsets()[j];
+        double* slot = out[b.factor_ids[j]].data() + odo.offsets()[j];
+        const std::int64_t xs = bv.x_stride[j];
+        for (std::int32_t x = 0; x < dx; ++x) {
+          const double c = t[x * xs];
+          double rest;
+          if (infinite[x] == 0) {
+            rest = finite[x] - c;
+          } else if (infinite[x] == 1 && c == kInf) {
+            rest = finite[x];
+          } else {
+            continue;
+          }
+          slot[x * xs] = std::min(slot[x * xs], rest);
         }
       }
     }
@@ -343,7 +370,8 @@ RootChoice choose_root(const std::vector<Factor>& factors,
   std::int64_t best = -1;
   for (std::size_t k = 0; k < cost.size(); ++k) {
     if (!within_bounds(memory, &mem[k * rows])) continue;
-    if (best < 0 || cost[k] < cost[static_cast<std::size_t>(best)]) best = static_cast<std::int64_t>(k);
+    if (best < 0 || cost[k] < cost[static_cast<std::size_t>(best)])
+      best = static_cast<std::int64_t>(k);
   }
   if (best < 0) {
     root.cost_us = kInf;

@@ -1,6 +1,7 @@
 #include "solve/elimination_order.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <tuple>
 
@@ -12,7 +13,8 @@ using Key = std::tuple<int, double, std::int64_t, std::int32_t>;  // (fill>0, me
 
 class Graph {
  public:
-  Graph(const std::vector<std::int32_t>& domains, const std::vector<std::vector<std::int32_t>>& scopes)
+  Graph(const std::vector<std::int32_t>& domains,
+        const std::vector<std::vector<std::int32_t>>& scopes)
       : domains_(domains), adj_(domains.size()) {
     for (const auto& scope : scopes) {
       for (std::int32_t a : scope) {
@@ -57,7 +59,9 @@ class Graph {
     adj_[v].clear();
   }
 
-  [[nodiscard]] const std::vector<std::int32_t>& neighbours(std::int32_t v) const { return adj_[v]; }
+  [[nodiscard]] const std::vector<std::int32_t>& neighbours(std::int32_t v) const {
+    return adj_[v];
+  }
 
  private:
   const std::vector<std::int32_t>& domains_;
@@ -107,6 +111,35 @@ OrderPlan plan_order(const std::vector<std::int32_t>& domains,
     }
   }
   return plan;
+}
+
+std::vector<std::vector<std::int32_t>> remaining_scopes(
+    const std::vector<std::vector<std::int32_t>>& scopes, const std::vector<std::int32_t>& order,
+    std::size_t variables) {
+  constexpr std::int32_t kNever = std::numeric_limits<std::int32_t>::max();
+  std::vector<std::int32_t> position(variables, kNever);
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<std::int32_t>(i);
+  std::vector<std::vector<std::vector<std::int32_t>>> buckets(order.size());
+  std::vector<std::vector<std::int32_t>> out;
+  auto place = [&](std::vector<std::int32_t> scope) {
+    std::int32_t first = kNever;
+    for (std::int32_t v : scope) first = std::min(first, position[v]);
+    (first == kNever ? out : buckets[first]).push_back(std::move(scope));
+  };
+  for (const auto& s : scopes) place(s);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (buckets[i].empty()) continue;
+    std::vector<std::int32_t> merged;
+    for (const auto& s : buckets[i]) {
+      for (std::int32_t v : s) {
+        if (v != order[i]) merged.push_back(v);
+      }
+    }
+    std::sort(merged.begin(), merged.end());
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    place(std::move(merged));
+  }
+  return out;
 }
 
 }  // namespace dtplan::solve::detail

@@ -18,15 +18,22 @@
 namespace dtplan::solve::detail {
 
 struct OrderPlan {
-  std::vector<std::int32_t> order;     // the eliminable variables, in elimination order
-  double max_message_entries = 1;      // largest message table (Π domains of a separator)
-  double total_work = 0;               // Σ message entries × eliminated domain
-  std::int32_t width = 0;              // largest separator size
+  std::vector<std::int32_t> order;  // the eliminable variables, in elimination order
+  double max_message_entries = 1;   // largest message table (Π domains of a separator)
+  double total_work = 0;            // Σ message entries × eliminated domain
+  std::int32_t width = 0;           // largest separator size
 };
 
 // @pre every scope variable is < domains.size(); eliminable has domains.size() entries.
 OrderPlan plan_order(const std::vector<std::int32_t>& domains,
                      const std::vector<std::vector<std::int32_t>>& scopes,
                      const std::vector<char>& eliminable);
+
+// The scopes bucket elimination along `order` leaves over (variables outside `order`), computed
+// on scopes alone. Example: scopes {0,1}, {1,2}, order {0}: eliminating 0 turns {0,1} into {1};
+// {1,2} is untouched. Result {{1,2}, {1}} (untouched scopes first, then messages as created).
+std::vector<std::vector<std::int32_t>> remaining_scopes(
+    const std::vector<std::vector<std::int32_t>>& scopes, const std::vector<std::int32_t>& order,
+    std::size_t variables);
 
 }  // namespace dtplan::solve::detail

@@ -15,12 +15,18 @@ std::string label_ref(const Problem& p, NodeIndex n, LabelIndex l) {
 
 std::string_view violation_name(ViolationKind kind) {
   switch (kind) {
-    case ViolationKind::kForbiddenLabel: return "forbidden_label";
-    case ViolationKind::kForbiddenPair: return "forbidden_pair";
-    case ViolationKind::kPin: return "pin";
-    case ViolationKind::kFollower: return "follower";
-    case ViolationKind::kMemoryLow: return "memory_low";
-    case ViolationKind::kMemoryHigh: return "memory_high";
+    case ViolationKind::kForbiddenLabel:
+      return "forbidden_label";
+    case ViolationKind::kForbiddenPair:
+      return "forbidden_pair";
+    case ViolationKind::kPin:
+      return "pin";
+    case ViolationKind::kFollower:
+      return "follower";
+    case ViolationKind::kMemoryLow:
+      return "memory_low";
+    case ViolationKind::kMemoryHigh:
+      return "memory_high";
   }
   return "unknown";
 }
@@ -31,13 +37,15 @@ double objective_us(const Problem& problem, std::span<const LabelIndex> labels) 
     unary += problem.nodes[i].cost_us[static_cast<std::size_t>(labels[i])];
   }
   double pairwise = 0;
-  for (const Edge& e : problem.edges) pairwise += pair_cost(problem, e, labels[e.from], labels[e.to]);
+  for (const Edge& e : problem.edges)
+    pairwise += pair_cost(problem, e, labels[e.from], labels[e.to]);
   return unary + pairwise;
 }
 
 double trivial_lower_bound_us(const Problem& problem) {
   double unary = 0;
-  for (const Node& n : problem.nodes) unary += *std::min_element(n.cost_us.begin(), n.cost_us.end());
+  for (const Node& n : problem.nodes)
+    unary += *std::min_element(n.cost_us.begin(), n.cost_us.end());
   double pairwise = 0;
   for (const Edge& e : problem.edges) {
     pairwise += *std::min_element(e.cost_us.begin(), e.cost_us.end());
@@ -64,8 +72,8 @@ core::Result<Evaluation> evaluate(const Problem& problem, std::span<const LabelI
   ev.edge_us.resize(problem.edges.size());
   std::vector<Violation> by_kind[6];
   auto add = [&](ViolationKind kind, std::size_t index, std::string message) {
-    by_kind[static_cast<int>(kind)].push_back({kind, static_cast<std::int32_t>(index),
-                                               std::move(message)});
+    by_kind[static_cast<int>(kind)].push_back(
+        {kind, static_cast<std::int32_t>(index), std::move(message)});
   };
   for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
     ev.node_us[i] = problem.nodes[i].cost_us[static_cast<std::size_t>(labels[i])];
@@ -81,17 +89,18 @@ core::Result<Evaluation> evaluate(const Problem& problem, std::span<const LabelI
     ev.pairwise_us += ev.edge_us[e];
     if (ev.edge_us[e] == kForbidden) {
       add(ViolationKind::kForbiddenPair, e,
-          "edge " + std::to_string(e) + ": pair " + label_ref(problem, edge.from, labels[edge.from]) +
-              " -> " + label_ref(problem, edge.to, labels[edge.to]) + " is forbidden");
+          "edge " + std::to_string(e) + ": pair " +
+              label_ref(problem, edge.from, labels[edge.from]) + " -> " +
+              label_ref(problem, edge.to, labels[edge.to]) + " is forbidden");
     }
   }
   ev.total_us = ev.unary_us + ev.pairwise_us;
   for (std::size_t k = 0; k < problem.pins.size(); ++k) {
     const Pin& pin = problem.pins[k];
     if (std::find(pin.labels.begin(), pin.labels.end(), labels[pin.node]) == pin.labels.end()) {
-      add(ViolationKind::kPin, k, "pin " + std::to_string(k) + ": " +
-                                      label_ref(problem, pin.node, labels[pin.node]) +
-                                      " is not an allowed label");
+      add(ViolationKind::kPin, k,
+          "pin " + std::to_string(k) + ": " + label_ref(problem, pin.node, labels[pin.node]) +
+              " is not an allowed label");
     }
   }
   for (std::size_t f = 0; f < problem.followers.size(); ++f) {
@@ -107,15 +116,18 @@ core::Result<Evaluation> evaluate(const Problem& problem, std::span<const LabelI
   for (std::size_t r = 0; r < problem.memory.size(); ++r) {
     const MemoryRow& row = problem.memory[r];
     std::int64_t total = 0;  // validate() guarantees the sum of maxima fits
-    for (const MemoryTerm& t : row.terms) total += t.bytes[static_cast<std::size_t>(labels[t.node])];
+    for (const MemoryTerm& t : row.terms)
+      total += t.bytes[static_cast<std::size_t>(labels[t.node])];
     ev.memory_bytes.push_back(total);
     if (total < row.low_bytes) {
-      add(ViolationKind::kMemoryLow, r, "memory row '" + row.name + "': " + std::to_string(total) +
-                                            " bytes below low " + std::to_string(row.low_bytes));
+      add(ViolationKind::kMemoryLow, r,
+          "memory row '" + row.name + "': " + std::to_string(total) + " bytes below low " +
+              std::to_string(row.low_bytes));
     }
     if (total > row.high_bytes) {
-      add(ViolationKind::kMemoryHigh, r, "memory row '" + row.name + "': " + std::to_string(total) +
-                                             " bytes above high " + std::to_string(row.high_bytes));
+      add(ViolationKind::kMemoryHigh, r,
+          "memory row '" + row.name + "': " + std::to_string(total) + " bytes above high " +
+              std::to_string(row.high_bytes));
     }
   }
   for (auto& list : by_kind) {

@@ -38,13 +38,13 @@ struct Violation {
 };
 
 struct Evaluation {
-  double total_us = 0;                  // unary_us + pairwise_us (+inf when forbidden)
+  double total_us = 0;  // unary_us + pairwise_us (+inf when forbidden)
   double unary_us = 0;
   double pairwise_us = 0;
-  std::vector<double> node_us;          // per node
-  std::vector<double> edge_us;          // per edge
+  std::vector<double> node_us;             // per node
+  std::vector<double> edge_us;             // per edge
   std::vector<std::int64_t> memory_bytes;  // per memory row
-  std::vector<Violation> violations;    // in kind order, then index order
+  std::vector<Violation> violations;       // in kind order, then index order
 
   [[nodiscard]] bool feasible() const { return violations.empty(); }
   bool operator==(const Evaluation&) const = default;

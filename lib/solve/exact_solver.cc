@@ -17,11 +17,11 @@
 #include "core/units.h"
 #include "solve/evaluate.h"
 #include "solve/lagrange.h"
-#include "solve/window.h"
 #include "solve/repeated.h"
 #include "solve/search.h"
 #include "solve/simplify.h"
 #include "solve/solver.h"
+#include "solve/window.h"
 
 namespace dtplan::solve {
 
@@ -53,7 +53,8 @@ EngineSolution solve_problem(const detail::EngineProblem& problem,
   }
   stats.width = std::max(stats.width, sol.width);
   stats.messages = sol.elimination.messages;
-  stats.max_message_entries = std::max(stats.max_message_entries, sol.elimination.max_message_entries);
+  stats.max_message_entries =
+      std::max(stats.max_message_entries, sol.elimination.max_message_entries);
   stats.max_message_points = std::max(stats.max_message_points, sol.elimination.max_message_points);
   stats.search_nodes += sol.search_nodes;
   stats.conditioned = std::max(stats.conditioned, sol.conditioned);
@@ -68,7 +69,9 @@ EngineSolution solve_problem(const detail::EngineProblem& problem,
 EngineSolution solve_with_memory(const detail::EngineProblem& full,
                                  const std::vector<detail::GroupShape>& shapes,
                                  const EngineOptions& eo, SolverStats& stats, double& bound) {
-  auto relaxed = [&](const detail::EngineProblem& p) { return solve_problem(p, shapes, eo, stats); };
+  auto relaxed = [&](const detail::EngineProblem& p) {
+    return solve_problem(p, shapes, eo, stats);
+  };
   const detail::DualResult dual = detail::lagrangian_dual(full, relaxed, eo.limits.deadline);
   bound = std::max(bound, dual.lower_bound_us);
   EngineSolution best;
@@ -80,11 +83,13 @@ EngineSolution solve_with_memory(const detail::EngineProblem& full,
   detail::EngineProblem filtered = full;
   filtered.memory.multiplier = dual.multiplier;
   const double offset = detail::multiplier_offset(full.memory, dual.multiplier);
-  const auto outside = detail::outside_set(detail::lagrangian_problem(full, dual.multiplier), shapes, eo);
+  const auto outside =
+      detail::outside_set(detail::lagrangian_problem(full, dual.multiplier), shapes, eo);
   if (!outside) {
     // Too wide for the backward pass: one solve with the weaker per-entry gap filter.
     if (dual.found) {
-      filtered.memory.max_reduced_cost = dual.cost_us - dual.lower_bound_us + 1e-9 * (std::fabs(dual.cost_us) + 1);
+      filtered.memory.max_reduced_cost =
+          dual.cost_us - dual.lower_bound_us + 1e-9 * (std::fabs(dual.cost_us) + 1);
     }
     EngineSolution sol = solve_problem(filtered, shapes, eo, stats);
     if (best.found && (!sol.found || best.value_us < sol.value_us)) {
@@ -95,7 +100,8 @@ EngineSolution solve_with_memory(const detail::EngineProblem& full,
     return sol;
   }
   const double least = outside->lagrangian_min_us;
-  double window = best.found ? (best.value_us + offset - least) / 16 : 1e-4 * (std::fabs(least) + 1);
+  double window =
+      best.found ? (best.value_us + offset - least) / 16 : 1e-4 * (std::fabs(least) + 1);
   for (;;) {
     double threshold = least + window;
     const bool last = best.found && threshold >= best.value_us + offset;
@@ -164,8 +170,9 @@ core::Error infeasible(const detail::EngineProblem& full, const std::vector<Memo
     const std::string where = " (memory row '" + row.name + "', bytes)";
     const double least = extreme_bytes(full, r, 1, eo);
     if (least > static_cast<double>(row.high_bytes)) {
-      return core::Error::unsupported("infeasible: memory budget " + std::to_string(row.high_bytes) +
-                                      " below minimum " + core::format_fixed(least, 0) + where);
+      return core::Error::unsupported("infeasible: memory budget " +
+                                      std::to_string(row.high_bytes) + " below minimum " +
+                                      core::format_fixed(least, 0) + where);
     }
     const double most = extreme_bytes(full, r, -1, eo);
     if (most < static_cast<double>(row.low_bytes)) {
@@ -199,14 +206,15 @@ class ExactSolver final : public Solver {
     const auto start = Clock::now();
     if (!(options.time_limit_s >= 0) || options.threads < 1 || options.max_table_entries < 1 ||
         options.max_frontier_points < 1) {
-      return core::Error::bad_input("solve options: need time_limit_s >= 0, threads >= 1 and "
-                                    "positive table and point limits");
+      return core::Error::bad_input(
+          "solve options: need time_limit_s >= 0, threads >= 1 and "
+          "positive table and point limits");
     }
     DTPLAN_CHECK(validate(problem));
     EngineOptions eo;
     const double seconds = std::min(options.time_limit_s, 1e9);
-    eo.limits.deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(seconds));
+    eo.limits.deadline =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     eo.limits.max_points = options.max_frontier_points;
     eo.limits.threads = options.threads;
     eo.max_table_entries = options.max_table_entries;
@@ -232,9 +240,9 @@ class ExactSolver final : public Solver {
     const std::vector<RepeatGroup> repeats = s.problem.repeats;
     const detail::EngineProblem full = detail::build_engine_problem(std::move(s.problem));
 
-    const std::vector<detail::GroupShape> shapes =
-        options.repeats == RepeatMode::kExploit ? detail::analyse_repeats(repeats, full, eo)
-                                                : std::vector<detail::GroupShape>{};
+    const std::vector<detail::GroupShape> shapes = options.repeats == RepeatMode::kExploit
+                                                       ? detail::analyse_repeats(repeats, full, eo)
+                                                       : std::vector<detail::GroupShape>{};
     // Memory rows: the relaxation without them first; a labelling meeting them anyway is optimal.
     double bound = -kForbidden;
     EngineSolution sol;
@@ -262,11 +270,12 @@ class ExactSolver final : public Solver {
       // Stopped before any feasible labelling: fall back on the greedy one, if it finds one.
       auto greedy = make_greedy_solver()->solve(problem, options);
       if (!greedy.ok()) {
-        return core::Error::unsupported(
-            "exact solver stopped (" + out.stats.stop_reason + ", limit " +
-            core::format_fixed(options.time_limit_s, 3) + " s) before finding a feasible "
-            "labelling; lower bound " + core::format_fixed(std::max(bound, sol.lower_bound_us), 3) +
-            " us");
+        return core::Error::unsupported("exact solver stopped (" + out.stats.stop_reason +
+                                        ", limit " + core::format_fixed(options.time_limit_s, 3) +
+                                        " s) before finding a feasible "
+                                        "labelling; lower bound " +
+                                        core::format_fixed(std::max(bound, sol.lower_bound_us), 3) +
+                                        " us");
       }
       labels = greedy->labels;
     }

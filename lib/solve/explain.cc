@@ -40,8 +40,10 @@ core::Result<Explanation> explain(const Problem& problem, std::span<const LabelI
     if (x == y) return;  // equal costs (both forbidden included) contribute nothing
     out.terms.push_back({kind, static_cast<std::int32_t>(index), x, y, y - x});
   };
-  for (std::size_t i = 0; i < ea.node_us.size(); ++i) add(TermKind::kNode, i, ea.node_us[i], eb.node_us[i]);
-  for (std::size_t e = 0; e < ea.edge_us.size(); ++e) add(TermKind::kEdge, e, ea.edge_us[e], eb.edge_us[e]);
+  for (std::size_t i = 0; i < ea.node_us.size(); ++i)
+    add(TermKind::kNode, i, ea.node_us[i], eb.node_us[i]);
+  for (std::size_t e = 0; e < ea.edge_us.size(); ++e)
+    add(TermKind::kEdge, e, ea.edge_us[e], eb.edge_us[e]);
   std::stable_sort(out.terms.begin(), out.terms.end(),
                    [](const TermDifference& x, const TermDifference& y) {
                      const double mx = magnitude(x.delta_us), my = magnitude(y.delta_us);
@@ -80,8 +82,8 @@ std::string format_explanation(const Problem& problem, std::span<const LabelInde
     }
   }
   for (const MemoryDifference& m : ex.memory) {
-    text += "  memory row '" + problem.memory[static_cast<std::size_t>(m.row)].name + "': " +
-            std::to_string(m.a_bytes) + " vs " + std::to_string(m.b_bytes) + " bytes\n";
+    text += "  memory row '" + problem.memory[static_cast<std::size_t>(m.row)].name +
+            "': " + std::to_string(m.a_bytes) + " vs " + std::to_string(m.b_bytes) + " bytes\n";
   }
   for (std::size_t k = 0; k < ex.terms.size() && k < max_terms; ++k) {
     const TermDifference& t = ex.terms[k];

@@ -25,7 +25,7 @@ struct TermDifference {
   std::int32_t index = 0;  // node or edge index
   double a_us = 0;         // the term's cost under labelling a
   double b_us = 0;         // ... under labelling b
-  double delta_us = 0;     // b_us - a_us: positive where a is cheaper (+inf/-inf/NaN when forbidden)
+  double delta_us = 0;  // b_us - a_us: positive where a is cheaper (+inf/-inf/NaN when forbidden)
   bool operator==(const TermDifference&) const = default;
 };
 

@@ -80,7 +80,8 @@ void pareto_prune(const MemoryModel& model, const std::int64_t* absorbed_min,
       const std::int32_t q = kept[k];
       bool le = in.cost[q] <= in.cost[p];
       for (std::size_t r : dir_rows) {
-        le = le && oriented(model, r, in.mem[q * rows + r]) <= oriented(model, r, in.mem[p * rows + r]);
+        le = le &&
+             oriented(model, r, in.mem[q * rows + r]) <= oriented(model, r, in.mem[p * rows + r]);
       }
       dominated = le;
     }
@@ -92,7 +93,8 @@ double lagrangian(const MemoryModel& model, const PointBuffer& points, std::int3
   const std::size_t rows = model.rows();
   double v = points.cost[p];
   for (std::size_t r = 0; r < rows; ++r) {
-    v += model.multiplier[r] * static_cast<double>(points.mem[static_cast<std::size_t>(p) * rows + r]);
+    v += model.multiplier[r] *
+         static_cast<double>(points.mem[static_cast<std::size_t>(p) * rows + r]);
   }
   return v;
 }
@@ -110,7 +112,8 @@ double lagrangian_min(const MemoryModel& model, const Table& table, std::int64_t
   return best;
 }
 
-void gap_filter(const MemoryModel& model, const PointBuffer& points, std::vector<std::int32_t>& kept) {
+void gap_filter(const MemoryModel& model, const PointBuffer& points,
+                std::vector<std::int32_t>& kept) {
   if (model.multiplier.empty() || kept.empty() ||
       model.max_reduced_cost == std::numeric_limits<double>::infinity()) {
     return;

@@ -22,7 +22,7 @@ namespace dtplan::solve::detail {
 struct PointBuffer {
   std::size_t rows = 0;
   std::vector<double> cost;
-  std::vector<std::int64_t> mem;   // rows values per point
+  std::vector<std::int64_t> mem;    // rows values per point
   std::vector<std::int32_t> tag_a;  // provenance, caller-defined
   std::vector<std::int32_t> tag_b;
 
@@ -57,7 +57,8 @@ double lagrangian_min(const MemoryModel& model, const Table& table, std::int64_t
 
 // Gap filter without outside information: keeps the kept points whose Lagrangian cost is within
 // model.max_reduced_cost of the entry's least (no-op when off).
-void gap_filter(const MemoryModel& model, const PointBuffer& points, std::vector<std::int32_t>& kept);
+void gap_filter(const MemoryModel& model, const PointBuffer& points,
+                std::vector<std::int32_t>& kept);
 
 // Window filter: keeps the kept points with Lagrangian cost + rest <= model.threshold, where
 // `rest` is a lower bound on what the remainder of the problem adds in the relaxation.

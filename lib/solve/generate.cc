@@ -55,7 +55,8 @@ void add_memory_rows(Problem& p, Draw& d, std::int32_t rows) {
     for (std::size_t v = 0; v < p.nodes.size(); ++v) {
       if (!d.chance(0.5) && !(row.terms.empty() && v + 1 == p.nodes.size())) continue;
       MemoryTerm t{static_cast<NodeIndex>(v), {}};
-      for (std::size_t l = 0; l < p.nodes[v].cost_us.size(); ++l) t.bytes.push_back(d.integer(0, 9));
+      for (std::size_t l = 0; l < p.nodes[v].cost_us.size(); ++l)
+        t.bytes.push_back(d.integer(0, 9));
       lo += *std::min_element(t.bytes.begin(), t.bytes.end());
       hi += *std::max_element(t.bytes.begin(), t.bytes.end());
       row.terms.push_back(std::move(t));
@@ -89,7 +90,9 @@ Problem random_problem(const RandomProblemSpec& s) {
   for (std::int32_t i = 1; i < n; ++i) {
     switch (s.shape) {
       case Shape::kChain:
-      case Shape::kSkipChain: b.edge(i - 1, i, matrix(i - 1, i)); break;
+      case Shape::kSkipChain:
+        b.edge(i - 1, i, matrix(i - 1, i));
+        break;
       case Shape::kTree: {
         const auto parent = static_cast<NodeIndex>(d.integer(0, i - 1));
         b.edge(parent, i, matrix(parent, i));
@@ -113,7 +116,8 @@ Problem random_problem(const RandomProblemSpec& s) {
     follows[f] = 1;
     Follower fol{f, static_cast<NodeIndex>(d.integer(0, f - 1)), {}};
     for (std::int32_t l = 0; l < p.labels(fol.leader); ++l) {
-      fol.label_map.push_back(d.chance(0.15) ? -1 : static_cast<LabelIndex>(d.integer(0, p.labels(f) - 1)));
+      fol.label_map.push_back(
+          d.chance(0.15) ? -1 : static_cast<LabelIndex>(d.integer(0, p.labels(f) - 1)));
     }
     p.followers.push_back(std::move(fol));
   }
@@ -122,7 +126,8 @@ Problem random_problem(const RandomProblemSpec& s) {
     for (LabelIndex l = 0; l < p.labels(pin.node); ++l) {
       if (d.chance(0.5)) pin.labels.push_back(l);
     }
-    if (pin.labels.empty()) pin.labels.push_back(static_cast<LabelIndex>(d.integer(0, p.labels(pin.node) - 1)));
+    if (pin.labels.empty())
+      pin.labels.push_back(static_cast<LabelIndex>(d.integer(0, p.labels(pin.node) - 1)));
     p.pins.push_back(std::move(pin));
   }
   add_memory_rows(p, d, s.memory_rows);
@@ -156,8 +161,12 @@ std::int32_t scaled(std::int32_t labels, double scale) {
 
 std::int32_t activation_labels(Draw& d, double scale) {
   const std::int64_t r = d.integer(0, 99);
-  const std::int32_t base = r < 55 ? 15 : r < 75 ? 24 : r < 85 ? 23 : r < 93 ? 7 : r < 98 ? 14
-                                                                : static_cast<std::int32_t>(d.integer(100, 200));
+  const std::int32_t base = r < 55   ? 15
+                            : r < 75 ? 24
+                            : r < 85 ? 23
+                            : r < 93 ? 7
+                            : r < 98 ? 14
+                                     : static_cast<std::int32_t>(d.integer(100, 200));
   return scaled(base, scale);
 }
 
@@ -173,7 +182,8 @@ std::vector<double> redistribution(Draw& d, std::int32_t lu, std::int32_t lv, bo
     for (std::int32_t o = 0; o < lv; ++o) {
       double c = 0;
       if (j % m != o % m) {
-        c = round_if(scale * (1 + static_cast<double>((j * 7 + o * 13 + salt) % 9) * 0.37), integer);
+        c = round_if(scale * (1 + static_cast<double>((j * 7 + o * 13 + salt) % 9) * 0.37),
+                     integer);
         if ((j * 31 + o * 17 + salt) % 23 == 0) c = kForbidden;
       }
       out[static_cast<std::size_t>(j) * lv + o] = c;
@@ -186,7 +196,8 @@ std::vector<double> compute(Draw& d, std::int32_t labels, bool integer) {
   const double base = static_cast<double>(d.integer(20, 4000)) / 8.0;
   std::vector<double> out;
   for (std::int32_t l = 0; l < labels; ++l) {
-    out.push_back(round_if(base / (1 + l % 8) + static_cast<double>(d.integer(0, 40)) / 8.0, integer));
+    out.push_back(
+        round_if(base / (1 + l % 8) + static_cast<double>(d.integer(0, 40)) / 8.0, integer));
   }
   return out;
 }
@@ -202,7 +213,8 @@ LayerTemplate make_template(Draw& d, const LayeredProblemSpec& s) {
       w.labels = scaled(9, s.label_scale);
       w.cost.assign(static_cast<std::size_t>(w.labels), 0);
       const std::int64_t full = d.integer(1, 64) << 20;
-      for (std::int32_t l = 0; l < w.labels; ++l) w.bytes.push_back(l == 0 ? full : l < 5 ? full / 8 : full / 64);
+      for (std::int32_t l = 0; l < w.labels; ++l)
+        w.bytes.push_back(l == 0 ? full : l < 5 ? full / 8 : full / 64);
       t.ops.push_back(std::move(w));
     }
     TemplateOp op;
@@ -213,7 +225,8 @@ LayerTemplate make_template(Draw& d, const LayeredProblemSpec& s) {
       // A replicated parameter (label 0) is free to use; sharded ones need an all-gather.
       std::vector<double> m = redistribution(d, t.ops.back().labels, op.labels, s.integer_costs);
       const double gather = round_if(static_cast<double>(d.integer(8, 160)) / 4.0, s.integer_costs);
-      for (std::size_t k = 0; k < m.size(); ++k) m[k] = k < static_cast<std::size_t>(op.labels) ? 0.0 : m[k] + gather;
+      for (std::size_t k = 0; k < m.size(); ++k)
+        m[k] = k < static_cast<std::size_t>(op.labels) ? 0.0 : m[k] + gather;
       t.edges.push_back({index - 1, index, std::move(m)});
     }
     t.ops.push_back(std::move(op));
@@ -243,7 +256,8 @@ Problem layered_problem(const LayeredProblemSpec& s) {
   Builder b;
   NodeIndex prev = -1;
   for (std::int32_t i = 0; i < s.prologue_nodes; ++i) {
-    const std::int32_t labels = i + 1 == s.prologue_nodes ? t.ops[t.last].labels : scaled(15, s.label_scale);
+    const std::int32_t labels =
+        i + 1 == s.prologue_nodes ? t.ops[t.last].labels : scaled(15, s.label_scale);
     const NodeIndex v = b.node(numbered("prologue", i), compute(d, labels, s.integer_costs));
     if (prev >= 0) b.edge(prev, v, redistribution(d, b.p.labels(prev), labels, s.integer_costs));
     prev = v;
@@ -254,7 +268,8 @@ Problem layered_problem(const LayeredProblemSpec& s) {
     const auto base = static_cast<NodeIndex>(b.p.nodes.size());
     group.blocks.emplace_back();
     for (std::size_t i = 0; i < t.ops.size(); ++i) {
-      const std::string name = numbered(numbered("L", k) + (t.ops[i].param ? ".w" : ".op"), static_cast<std::int64_t>(i));
+      const std::string name = numbered(numbered("L", k) + (t.ops[i].param ? ".w" : ".op"),
+                                        static_cast<std::int64_t>(i));
       const NodeIndex v = b.node(name, t.ops[i].cost);
       group.blocks.back().push_back(v);
       if (t.ops[i].param && s.memory_row) row.terms.push_back({v, t.ops[i].bytes});
@@ -278,7 +293,8 @@ Problem layered_problem(const LayeredProblemSpec& s) {
       lo += *std::min_element(term.bytes.begin(), term.bytes.end());
       hi += *std::max_element(term.bytes.begin(), term.bytes.end());
     }
-    row.high_bytes = lo + static_cast<std::int64_t>(std::floor(s.memory_budget * static_cast<double>(hi - lo)));
+    row.high_bytes =
+        lo + static_cast<std::int64_t>(std::floor(s.memory_budget * static_cast<double>(hi - lo)));
     p.memory.push_back(std::move(row));
   }
   if (s.annotate_repeats && s.layers >= 2) p.repeats.push_back(std::move(group));

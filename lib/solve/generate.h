@@ -31,11 +31,11 @@ struct RandomProblemSpec {
   std::int32_t nodes = 6;
   std::int32_t min_labels = 2;
   std::int32_t max_labels = 3;
-  std::int32_t max_cost = 9;          // costs are integers in [0, max_cost]
-  double forbidden_fraction = 0;      // share of edge entries set to +inf
+  std::int32_t max_cost = 9;      // costs are integers in [0, max_cost]
+  double forbidden_fraction = 0;  // share of edge entries set to +inf
   std::int32_t followers = 0;
   std::int32_t pins = 0;
-  std::int32_t memory_rows = 0;       // each over about half the nodes, bytes in [0, 9]
+  std::int32_t memory_rows = 0;  // each over about half the nodes, bytes in [0, 9]
   std::uint64_t seed = 1;
 };
 
@@ -46,11 +46,11 @@ struct LayeredProblemSpec {
   std::int32_t nodes_per_layer = 300;
   std::int32_t prologue_nodes = 8;
   std::int32_t epilogue_nodes = 8;
-  double label_scale = 1;             // multiplies label counts (3-D meshes have more)
+  double label_scale = 1;  // multiplies label counts (3-D meshes have more)
   bool annotate_repeats = true;
-  bool memory_row = false;            // a parameter-memory row over every parameter leaf
-  double memory_budget = 0.5;         // its high bound: min + budget * (max - min) bytes
-  bool integer_costs = false;         // round costs to integers (exact comparisons in tests)
+  bool memory_row = false;     // a parameter-memory row over every parameter leaf
+  double memory_budget = 0.5;  // its high bound: min + budget * (max - min) bytes
+  bool integer_costs = false;  // round costs to integers (exact comparisons in tests)
   std::uint64_t seed = 1;
 };
 

@@ -111,8 +111,7 @@ class GreedySolver final : public Solver {
     out.lower_bound_us = std::min(trivial_lower_bound_us(p), ev.total_us);
     out.optimal = out.lower_bound_us == out.objective_us;
     out.stats.input = out.stats.reduced = problem_size(p);
-    out.time_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
   }
 

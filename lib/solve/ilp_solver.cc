@@ -38,7 +38,8 @@ class IlpBuilder {
     allowed_.resize(n);
     for (std::size_t v = 0; v < n; ++v) {
       allowed_[v].resize(p_.nodes[v].cost_us.size());
-      for (std::size_t o = 0; o < allowed_[v].size(); ++o) allowed_[v][o] = p_.nodes[v].cost_us[o] != kForbidden;
+      for (std::size_t o = 0; o < allowed_[v].size(); ++o)
+        allowed_[v][o] = p_.nodes[v].cost_us[o] != kForbidden;
     }
     for (const Pin& pin : p_.pins) {
       std::vector<char> mask(allowed_[pin.node].size(), 0);
@@ -46,9 +47,11 @@ class IlpBuilder {
       for (std::size_t o = 0; o < mask.size(); ++o) allowed_[pin.node][o] &= mask[o];
     }
     args_.resize(n);
-    for (std::size_t e = 0; e < p_.edges.size(); ++e) args_[p_.edges[e].to].push_back(static_cast<int>(e));
+    for (std::size_t e = 0; e < p_.edges.size(); ++e)
+      args_[p_.edges[e].to].push_back(static_cast<int>(e));
     for (auto& a : args_) {
-      std::sort(a.begin(), a.end(), [&](int x, int y) { return p_.edges[x].slot < p_.edges[y].slot; });
+      std::sort(a.begin(), a.end(),
+                [&](int x, int y) { return p_.edges[x].slot < p_.edges[y].slot; });
     }
     columns_.resize(n);
     y_.resize(n);
@@ -187,7 +190,8 @@ class IlpSolver final : public Solver {
                                              const SolveOptions& options) const override {
     const auto start = std::chrono::steady_clock::now();
     DTPLAN_CHECK(validate(problem));
-    if (!(options.time_limit_s >= 0)) return core::Error::bad_input("solve options: negative time limit");
+    if (!(options.time_limit_s >= 0))
+      return core::Error::bad_input("solve options: negative time limit");
     IlpBuilder b(problem);
     DTPLAN_CHECK(b.build());
     const int cols = static_cast<int>(b.obj_.size());
@@ -210,8 +214,8 @@ class IlpSolver final : public Solver {
     data.useSignalHandler_ = false;
     CbcMain0(model, data);
     const std::string seconds = core::format_fixed(std::min(options.time_limit_s, 1e8), 3);
-    const char* argv[] = {"dtplan", "-log", "0", "-slog", "0", "-sec", seconds.c_str(), "-solve",
-                          "-quit"};
+    const char* argv[] = {"dtplan", "-log",          "0",      "-slog", "0",
+                          "-sec",   seconds.c_str(), "-solve", "-quit"};
     CbcMain1(static_cast<int>(std::size(argv)), argv, model, no_callback, data);
 
     Solution out;
@@ -232,8 +236,8 @@ class IlpSolver final : public Solver {
     }
     out.objective_us = ev.total_us;
     out.optimal = model.isProvenOptimal();
-    out.lower_bound_us = out.optimal ? ev.total_us
-                                     : std::min(ev.total_us, model.getBestPossibleObjValue());
+    out.lower_bound_us =
+        out.optimal ? ev.total_us : std::min(ev.total_us, model.getBestPossibleObjValue());
     if (!out.optimal) out.stats.stop_reason = "time_limit";
     out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;

@@ -31,7 +31,8 @@ class Dual {
     std::vector<double> mu(full_.memory.rows(), 0);
     for (int sweep = 0; sweep < 2; ++sweep) {
       bool moved = false;
-      for (std::size_t r = 0; r < mu.size() && !out_.stopped; ++r) moved = line_search(mu, r) || moved;
+      for (std::size_t r = 0; r < mu.size() && !out_.stopped; ++r)
+        moved = line_search(mu, r) || moved;
       if (!moved) break;
     }
     return std::move(out_);
@@ -96,10 +97,13 @@ class Dual {
     if (side == 0) return false;
     const double start = mu[r];
     // The part of a labelling's Lagrangian that does not depend on μ_r, and its slope.
-    auto intercept = [&](const Eval& e, double at) { return e.lagrangian - at * static_cast<double>(e.mem[r]); };
+    auto intercept = [&](const Eval& e, double at) {
+      return e.lagrangian - at * static_cast<double>(e.mem[r]);
+    };
     double lo_mu = mu[r];
     const double bound = static_cast<double>(side > 0 ? full_.memory.high[r] : full_.memory.low[r]);
-    double step = (std::fabs(lo.cost) + 1) / std::max(1.0, std::fabs(static_cast<double>(lo.mem[r]) - bound));
+    double step =
+        (std::fabs(lo.cost) + 1) / std::max(1.0, std::fabs(static_cast<double>(lo.mem[r]) - bound));
     Eval hi;
     double hi_mu = 0;
     for (int k = 0; k < kMaxSteps; ++k) {

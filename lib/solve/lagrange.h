@@ -34,8 +34,8 @@ namespace dtplan::solve::detail {
 struct DualResult {
   std::vector<double> multiplier;  // the μ of the best bound
   double lower_bound_us = -std::numeric_limits<double>::infinity();
-  bool found = false;                 // some evaluated labelling met every row
-  std::vector<std::int32_t> labels;   // the cheapest of those
+  bool found = false;                // some evaluated labelling met every row
+  std::vector<std::int32_t> labels;  // the cheapest of those
   double cost_us = std::numeric_limits<double>::infinity();
   std::int32_t evaluations = 0;
   bool stopped = false;  // the deadline passed

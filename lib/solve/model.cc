@@ -97,7 +97,8 @@ EngineProblem build_engine_problem(Problem problem) {
     t->entries = static_cast<std::int64_t>(t->dims[0]) * t->dims[1];
     t->cost.assign(static_cast<std::size_t>(t->entries), kForbidden);
     for (std::int32_t l = 0; l < t->dims[0]; ++l) {
-      if (f.label_map[l] >= 0) t->cost[static_cast<std::size_t>(l) * t->dims[1] + f.label_map[l]] = 0;
+      if (f.label_map[l] >= 0)
+        t->cost[static_cast<std::size_t>(l) * t->dims[1] + f.label_map[l]] = 0;
     }
     ep.factors.push_back({std::move(t), {f.leader, f.node}});
   }
@@ -109,7 +110,8 @@ EngineProblem without_memory(const EngineProblem& problem) {
   out.domains = problem.domains;
   out.factors = problem.factors;
   out.unary = problem.unary;
-  for (std::int32_t id : out.unary) out.factors[id].table = scalar_projection(out.factors[id].table);
+  for (std::int32_t id : out.unary)
+    out.factors[id].table = scalar_projection(out.factors[id].table);
   return out;
 }
 

@@ -7,8 +7,8 @@
 namespace dtplan::solve::detail {
 
 int chunk_count(int threads, std::int64_t n, std::int64_t min_chunk) {
-  const std::int64_t by_size = (n + std::max<std::int64_t>(min_chunk, 1) - 1) /
-                               std::max<std::int64_t>(min_chunk, 1);
+  const std::int64_t by_size =
+      (n + std::max<std::int64_t>(min_chunk, 1) - 1) / std::max<std::int64_t>(min_chunk, 1);
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, by_size)));
 }
 

@@ -48,10 +48,11 @@ Status check_nodes_and_edges(const Problem& p) {
                               " -> " + std::to_string(edge.to) + ", " +
                               std::to_string(p.nodes.size()) + " nodes)");
     }
-    const std::string named = what + " (" + p.nodes[edge.from].name + " -> " +
-                              p.nodes[edge.to].name + ")";
+    const std::string named =
+        what + " (" + p.nodes[edge.from].name + " -> " + p.nodes[edge.to].name + ")";
     if (edge.from == edge.to) return Error::bad_input(named + ": connects a node to itself");
-    const std::size_t expected = p.nodes[edge.from].cost_us.size() * p.nodes[edge.to].cost_us.size();
+    const std::size_t expected =
+        p.nodes[edge.from].cost_us.size() * p.nodes[edge.to].cost_us.size();
     if (edge.cost_us.size() != expected) {
       return Error::bad_input(named + ": matrix has " + std::to_string(edge.cost_us.size()) +
                               " entries, expected " + std::to_string(expected));
@@ -75,8 +76,9 @@ Status check_followers_and_pins(const Problem& p) {
                               std::to_string(fol.node) + " follows " + std::to_string(fol.leader) +
                               ")");
     }
-    if (leader[fol.node] != -1) return Error::bad_input(what + ": " + node_ref(p, fol.node) +
-                                                        " already follows another node");
+    if (leader[fol.node] != -1)
+      return Error::bad_input(what + ": " + node_ref(p, fol.node) +
+                              " already follows another node");
     leader[fol.node] = fol.leader;
     if (fol.label_map.size() != static_cast<std::size_t>(p.labels(fol.leader))) {
       return Error::bad_input(what + ": label map has " + std::to_string(fol.label_map.size()) +
@@ -85,8 +87,10 @@ Status check_followers_and_pins(const Problem& p) {
     }
     for (LabelIndex l : fol.label_map) {
       if (l < -1 || l >= p.labels(fol.node)) {
-        return Error::bad_input(what + ": label map entry " + std::to_string(l) + " is not -1 or a "
-                                "label of " + node_ref(p, fol.node));
+        return Error::bad_input(what + ": label map entry " + std::to_string(l) +
+                                " is not -1 or a "
+                                "label of " +
+                                node_ref(p, fol.node));
       }
     }
   }
@@ -135,8 +139,9 @@ Status check_memory(const Problem& p) {
       }
       std::int64_t most = 0;
       for (std::int64_t b : term.bytes) {
-        if (b < 0) return Error::bad_input(what + ": " + node_ref(p, term.node) +
-                                           " has a negative byte count");
+        if (b < 0)
+          return Error::bad_input(what + ": " + node_ref(p, term.node) +
+                                  " has a negative byte count");
         most = std::max(most, b);
       }
       DTPLAN_TRY(max_sum, core::checked_add(max_sum, most, what + " total bytes"));

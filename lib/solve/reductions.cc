@@ -10,7 +10,8 @@ namespace {
 
 std::int32_t index_of(const std::vector<LabelIndex>& labels, LabelIndex original) {
   const auto it = std::lower_bound(labels.begin(), labels.end(), original);
-  return it != labels.end() && *it == original ? static_cast<std::int32_t>(it - labels.begin()) : -1;
+  return it != labels.end() && *it == original ? static_cast<std::int32_t>(it - labels.begin())
+                                               : -1;
 }
 
 // True when every block of f's repeat position has a follower at that position whose leader sits
@@ -42,8 +43,10 @@ core::Status merge(WorkGraph& g, const Follower& f) {
                                     "' has no label its follower '" + fn.name + "' can follow");
   }
   WorkNode& ln = g.nodes[f.leader];
-  std::vector<std::int32_t> at(static_cast<std::size_t>(ln.size()));  // follower label per leader label
-  for (std::size_t j = 0; j < at.size(); ++j) at[j] = index_of(fn.labels, f.label_map[ln.labels[j]]);
+  std::vector<std::int32_t> at(
+      static_cast<std::size_t>(ln.size()));  // follower label per leader label
+  for (std::size_t j = 0; j < at.size(); ++j)
+    at[j] = index_of(fn.labels, f.label_map[ln.labels[j]]);
   for (std::size_t j = 0; j < at.size(); ++j) ln.cost[j] += fn.cost[at[j]];
   g.touch(f.leader);
   for (std::size_t r = 0; r < fn.bytes.size(); ++r) {
@@ -57,7 +60,8 @@ core::Status merge(WorkGraph& g, const Follower& f) {
     const NodeIndex w = g.other(e, f.node);
     const auto lsize = static_cast<std::int32_t>(at.size());
     if (w == f.leader) {
-      for (std::int32_t j = 0; j < lsize; ++j) g.nodes[f.leader].cost[j] += g.entry(e, f.node, at[j], j);
+      for (std::int32_t j = 0; j < lsize; ++j)
+        g.nodes[f.leader].cost[j] += g.entry(e, f.node, at[j], j);
       continue;
     }
     const std::int32_t wsize = g.nodes[w].size();
@@ -123,7 +127,12 @@ void fold_series(WorkGraph& g, NodeIndex v, NodeIndex u, NodeIndex w) {
   for (std::int32_t id : n.edges) (g.other(g.edges[id], v) == u ? eu : ew) = &g.edges[id];
   const std::int32_t su = g.nodes[u].size(), sw = g.nodes[w].size();
   std::vector<double> m(static_cast<std::size_t>(su) * sw, kForbidden);
-  LiftStep step{LiftStep::Kind::kFold, v, u, w, g.nodes[u].labels, g.nodes[w].labels,
+  LiftStep step{LiftStep::Kind::kFold,
+                v,
+                u,
+                w,
+                g.nodes[u].labels,
+                g.nodes[w].labels,
                 std::vector<LabelIndex>(m.size(), n.labels[0])};
   for (std::int32_t y = 0; y < su; ++y) {
     for (std::int32_t x = 0; x < n.size(); ++x) {
@@ -184,7 +193,9 @@ bool fold_chains(WorkGraph& g, double max_table) {
     if (nb.size() == 1) {
       fold_leaf(g, v, nb[0]);
     } else if (nb.size() == 2 &&
-               static_cast<double>(g.nodes[nb[0]].size()) * g.nodes[nb[1]].size() <= max_table) {
+               static_cast<double>(g.nodes[nb[0]].size()) * g.nodes[nb[1]].size() <= max_table &&
+               static_cast<double>(g.nodes[nb[0]].size()) * g.nodes[nb[1]].size() * n.size() <=
+                   64 * max_table) {
       fold_series(g, v, nb[0], nb[1]);
     } else {
       continue;
@@ -233,9 +244,9 @@ Simplified finish(WorkGraph&& g) {
         if (reduced[v] >= 0) renamed.blocks.back().push_back(reduced[v]);
       }
     }
-    const bool same_size = std::all_of(renamed.blocks.begin(), renamed.blocks.end(), [&](const auto& b) {
-      return b.size() == renamed.blocks[0].size();
-    });
+    const bool same_size =
+        std::all_of(renamed.blocks.begin(), renamed.blocks.end(),
+                    [&](const auto& b) { return b.size() == renamed.blocks[0].size(); });
     if (renamed.blocks.size() >= 2 && !renamed.blocks[0].empty() && same_size) {
       out.problem.repeats.push_back(std::move(renamed));
     }

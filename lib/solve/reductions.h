@@ -19,7 +19,8 @@ namespace dtplan::solve::detail {
 core::Status merge_followers(WorkGraph& g, const Problem& problem);
 
 // Folds leaves and series nodes outside memory rows and repeat blocks, in node order; series folds
-// whose lift table would exceed `max_table` entries are skipped. @post true when something folded.
+// whose lift table would exceed `max_table` entries (or whose work 64 times that) are skipped.
+// @post true when something folded.
 bool fold_chains(WorkGraph& g, double max_table);
 
 // The reduced problem (alive nodes in original order, alive edges with renumbered slots, alive

@@ -107,10 +107,12 @@ std::vector<Factor> local_factors(const GroupShape& shape, const EngineProblem& 
                                   const std::vector<std::vector<std::int32_t>>& touching) {
   const auto& block0 = shape.blocks[0];
   std::map<NodeIndex, std::int32_t> position;
-  for (std::size_t k = 0; k < block0.size(); ++k) position[block0[k]] = static_cast<std::int32_t>(k);
+  for (std::size_t k = 0; k < block0.size(); ++k)
+    position[block0[k]] = static_cast<std::int32_t>(k);
   std::vector<std::int32_t> ids;
   for (std::size_t k = 0; k < block0.size(); ++k) {
-    if (shape.interior[k]) ids.insert(ids.end(), touching[block0[k]].begin(), touching[block0[k]].end());
+    if (shape.interior[k])
+      ids.insert(ids.end(), touching[block0[k]].begin(), touching[block0[k]].end());
   }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -135,6 +137,9 @@ std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
                                         const EngineProblem& full, const EngineOptions& options) {
   std::vector<GroupShape> shapes;
   const auto touching = touching_factors(full);
+  std::vector<char> absorbed(full.factors.size(), 0);
+  std::vector<std::vector<std::int32_t>> global_scopes;  // the residual copies' scopes
+  double work = 0;                                       // planned work of the decomposition
   for (const RepeatGroup& group : repeats) {
     if (group.blocks.size() < 2 || group.blocks[0].empty()) continue;
     GroupShape shape;
@@ -148,9 +153,33 @@ std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
     const std::vector<char> eliminable(shape.interior.begin(), shape.interior.end());
     OrderPlan order = plan_order(block_domains(shape, full), scopes, eliminable);
     if (order.max_message_entries > static_cast<double>(options.max_table_entries)) continue;
+    work += order.total_work;
+    const auto residual = remaining_scopes(scopes, order.order, shape.blocks[0].size());
+    for (const auto& block : shape.blocks) {
+      for (std::size_t k = 0; k < block.size(); ++k) {
+        if (!shape.interior[k]) continue;
+        for (std::int32_t id : touching[block[k]]) absorbed[id] = 1;
+      }
+      for (const auto& r : residual) {
+        global_scopes.emplace_back();
+        for (std::int32_t pos : r) global_scopes.back().push_back(block[pos]);
+      }
+    }
     shape.order = std::move(order.order);
     shapes.push_back(std::move(shape));
   }
+  if (shapes.empty()) return shapes;
+  // Worth it only when eliminating each interior once plus the global problem is planned to cost
+  // less than the unrolled problem (few blocks with wide ports can cost more).
+  std::vector<char> used(full.domains.size(), 0);
+  for (std::size_t id = 0; id < full.factors.size(); ++id) {
+    if (!absorbed[id]) global_scopes.push_back(full.factors[id].scope);
+  }
+  for (const auto& scope : global_scopes) {
+    for (std::int32_t v : scope) used[v] = 1;
+  }
+  work += plan_order(full.domains, global_scopes, used).total_work;
+  if (work >= leaf_plan(full).total_work) shapes.clear();
   return shapes;
 }
 
@@ -164,9 +193,9 @@ Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProbl
     const GroupShape& shape = shapes[g];
     GroupPlan plan;
     plan.shape = &shape;
-    plan.sub = Elimination::run(block_domains(shape, problem), local_factors(shape, problem, touching),
-                                shape.order, problem.memory, options.limits, 0,
-                                sub_outside != nullptr ? (*sub_outside)[g] : nullptr);
+    plan.sub = Elimination::run(
+        block_domains(shape, problem), local_factors(shape, problem, touching), shape.order,
+        problem.memory, options.limits, 0, sub_outside != nullptr ? (*sub_outside)[g] : nullptr);
     if (plan.sub.status() != RunStatus::kComplete) {
       d.complete = false;
       d.stop = plan.sub.status();

@@ -51,7 +51,7 @@ struct GroupPlan {
 struct Decomposition {
   EngineProblem global;  // interior nodes appear in no factor
   std::vector<GroupPlan> groups;
-  bool complete = true;             // false when a sub-elimination hit a limit
+  bool complete = true;  // false when a sub-elimination hit a limit
   RunStatus stop = RunStatus::kComplete;
   std::int64_t blocks = 0;          // blocks solved through a shared interior
   std::int64_t interior_nodes = 0;  // Σ interior positions × blocks

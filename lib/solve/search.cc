@@ -74,8 +74,8 @@ class Search {
       for (std::size_t v = 0; v < adj.size(); ++v) {
         if (!eliminable[v]) continue;
         std::sort(adj[v].begin(), adj[v].end());
-        const auto degree = static_cast<std::size_t>(
-            std::unique(adj[v].begin(), adj[v].end()) - adj[v].begin());
+        const auto degree =
+            static_cast<std::size_t>(std::unique(adj[v].begin(), adj[v].end()) - adj[v].begin());
         if (best < 0 || degree > best_degree) {
           best = static_cast<std::int32_t>(v);
           best_degree = degree;
@@ -94,18 +94,19 @@ class Search {
       std::vector<char> fixed(used_.size(), 0), eliminable(used_.size(), 0);
       for (std::size_t d = 0; d < depth; ++d) fixed[cutset_[d]] = 1;
       for (std::size_t v = 0; v < used_.size(); ++v) eliminable[v] = used_[v] && !fixed[v];
-      depth_orders_[depth] = plan_order(p_.domains, scopes_without(factors, fixed), eliminable).order;
+      depth_orders_[depth] =
+          plan_order(p_.domains, scopes_without(factors, fixed), eliminable).order;
       depth_orders_[depth].push_back(-1);  // marks "computed" even when empty
     }
     std::vector<std::int32_t> order(depth_orders_[depth].begin(), depth_orders_[depth].end() - 1);
-    const Elimination e = Elimination::run(p_.domains, factors, order, p_.memory, o_.limits,
-                                           o_.max_table_entries);
+    const Elimination e =
+        Elimination::run(p_.domains, factors, order, p_.memory, o_.limits, o_.max_table_entries);
     return e.relaxation_bound();
   }
 
   void leaf(const std::vector<Factor>& factors) {
-    const Elimination e = Elimination::run(p_.domains, factors, leaf_order_, p_.memory, o_.limits, 0,
-                                           cutset_.empty() ? outside_ : nullptr);
+    const Elimination e = Elimination::run(p_.domains, factors, leaf_order_, p_.memory, o_.limits,
+                                           0, cutset_.empty() ? outside_ : nullptr);
     out_.elimination = e.stats();
     if (e.status() != RunStatus::kComplete) {
       stopped_ = true;

@@ -36,12 +36,12 @@ struct EngineSolution {
   std::vector<std::int64_t> targets;     // per input factor: chosen frontier point, or -1
   double value_us = std::numeric_limits<double>::infinity();  // Σ factors at `assignment`
   double lower_bound_us = -std::numeric_limits<double>::infinity();
-  bool complete = false;                 // the search finished: found ? optimal : infeasible
+  bool complete = false;  // the search finished: found ? optimal : infeasible
   RunStatus stop = RunStatus::kComplete;
-  EliminationStats elimination;          // of the last exact elimination
-  std::int32_t width = 0;                // separator size of the leaf elimination order
-  std::int64_t search_nodes = 0;         // branch-and-bound nodes bounded
-  std::int32_t conditioned = 0;          // cutset size
+  EliminationStats elimination;   // of the last exact elimination
+  std::int32_t width = 0;         // separator size of the leaf elimination order
+  std::int64_t search_nodes = 0;  // branch-and-bound nodes bounded
+  std::int32_t conditioned = 0;   // cutset size
 };
 
 // The elimination order used when nothing needs conditioning: plan_order over every variable that

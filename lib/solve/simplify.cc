@@ -16,7 +16,8 @@ using detail::WorkEdge;
 using detail::WorkGraph;
 using detail::WorkNode;
 
-constexpr double kMaxFoldTable = 1 << 20;  // largest lift table a series fold may create
+constexpr double kMaxFoldTable = 1 << 20;           // largest lift table a series fold may create
+constexpr std::int32_t kMaxDominanceLabels = 2048;  // dominance is quadratic in the labels
 
 enum class Removal : std::uint8_t { kOptional, kMandatory };
 
@@ -27,8 +28,8 @@ Error no_label_left(const WorkGraph& g, NodeIndex v, const std::string& why) {
 
 // Removes the requested labels (remove[v] empty = none). In repeat blocks only labels requested
 // in every block of the position go; mandatory requests elsewhere become +inf costs.
-core::Result<std::int64_t> apply(WorkGraph& g, std::vector<std::vector<char>>& remove,
-                                 Removal kind, const std::string& why) {
+core::Result<std::int64_t> apply(WorkGraph& g, std::vector<std::vector<char>>& remove, Removal kind,
+                                 const std::string& why) {
   std::int64_t count = 0;
   std::vector<char> done(g.nodes.size(), 0);
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -129,8 +130,9 @@ core::Result<bool> arc_consistency(WorkGraph& g, std::vector<std::uint64_t>& see
     any = any || some;
   }
   if (!any) return false;
-  DTPLAN_TRY(std::int64_t n, apply(g, remove, Removal::kOptional, "every label is forbidden or "
-                                                                  "has only forbidden pairs"));
+  DTPLAN_TRY(std::int64_t n, apply(g, remove, Removal::kOptional,
+                                   "every label is forbidden or "
+                                   "has only forbidden pairs"));
   g.stats.labels_inconsistent += n;
   return n > 0;
 }
@@ -220,7 +222,8 @@ bool dominates(const WorkGraph& g, NodeIndex v, const std::vector<int>& directio
   return strict || b < a;
 }
 
-std::vector<char> dominated_labels(const WorkGraph& g, NodeIndex v, const std::vector<int>& direction) {
+std::vector<char> dominated_labels(const WorkGraph& g, NodeIndex v,
+                                   const std::vector<int>& direction) {
   const WorkNode& n = g.nodes[v];
   std::vector<char> gone(static_cast<std::size_t>(n.size()), 0);
   for (std::int32_t a = 0; a < n.size(); ++a) {
@@ -245,7 +248,7 @@ core::Result<bool> remove_dominated(WorkGraph& g, std::vector<std::uint64_t>& se
   const std::vector<NodeIndex> todo = changed_nodes(g, seen);
   for (NodeIndex v : todo) {
     const WorkNode& n = g.nodes[v];
-    if (n.size() < 2) continue;
+    if (n.size() < 2 || n.size() > kMaxDominanceLabels) continue;
     if (n.block > 0 && g.same_as(v, g.class_of(v)[0])) {
       copies.push_back(v);
       continue;
@@ -286,7 +289,8 @@ core::Result<Simplified> simplify(const Problem& problem) {
   return detail::finish(std::move(g));
 }
 
-core::Result<std::vector<LabelIndex>> lift(const Remap& remap, std::span<const LabelIndex> reduced) {
+core::Result<std::vector<LabelIndex>> lift(const Remap& remap,
+                                           std::span<const LabelIndex> reduced) {
   if (reduced.size() != remap.original_node.size()) {
     return Error::bad_input("lift: " + std::to_string(reduced.size()) + " labels for " +
                             std::to_string(remap.original_node.size()) + " reduced nodes");

@@ -40,15 +40,15 @@ struct SolveOptions {
 
 struct SolverStats {
   ProblemSize input;
-  ProblemSize reduced;              // after simplify (exact) or the ILP's view
-  std::int32_t width = 0;           // largest separator of the elimination order
-  std::int64_t messages = 0;        // messages computed by the last elimination
+  ProblemSize reduced;        // after simplify (exact) or the ILP's view
+  std::int32_t width = 0;     // largest separator of the elimination order
+  std::int64_t messages = 0;  // messages computed by the last elimination
   std::int64_t max_message_entries = 0;
-  std::int64_t max_message_points = 0;    // Pareto points (memory rows)
-  std::int64_t repeat_blocks = 0;         // blocks solved through a shared interior
-  std::int64_t repeat_interior_nodes = 0; // nodes of those blocks not solved one by one
-  std::int64_t search_nodes = 0;          // branch-and-bound nodes
-  std::int32_t conditioned = 0;           // branch-and-bound cutset size
+  std::int64_t max_message_points = 0;     // Pareto points (memory rows)
+  std::int64_t repeat_blocks = 0;          // blocks solved through a shared interior
+  std::int64_t repeat_interior_nodes = 0;  // nodes of those blocks not solved one by one
+  std::int64_t search_nodes = 0;           // branch-and-bound nodes
+  std::int32_t conditioned = 0;            // branch-and-bound cutset size
   std::int64_t ilp_variables = 0;
   std::int64_t ilp_rows = 0;
   std::string stop_reason;  // empty when finished; "time_limit" or "point_limit"

@@ -44,9 +44,9 @@ struct Table {
   std::int64_t entries = 1;
   std::vector<double> cost;  // scalar tables: one per entry
   bool frontier = false;
-  std::vector<std::uint32_t> begin;      // frontier: entries + 1 offsets into the points
-  std::vector<double> point_cost;        // frontier: per point
-  std::vector<std::int64_t> point_mem;   // frontier: rows values per point
+  std::vector<std::uint32_t> begin;        // frontier: entries + 1 offsets into the points
+  std::vector<double> point_cost;          // frontier: per point
+  std::vector<std::int64_t> point_mem;     // frontier: rows values per point
   std::vector<std::int64_t> absorbed_min;  // frontier: per row, Σ min bytes of the terms inside
   std::vector<std::int64_t> absorbed_max;  // frontier: per row, Σ max bytes of the terms inside
 

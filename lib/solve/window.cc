@@ -10,7 +10,8 @@ std::optional<OutsideSet> outside_set(const EngineProblem& scalar,
   const Decomposition d = decompose(shapes, scalar, options);
   if (!d.complete) return std::nullopt;
   const OrderPlan plan = leaf_plan(d.global);
-  if (plan.max_message_entries > static_cast<double>(options.max_table_entries)) return std::nullopt;
+  if (plan.max_message_entries > static_cast<double>(options.max_table_entries))
+    return std::nullopt;
   const Elimination e = Elimination::run(d.global.domains, d.global.factors, plan.order,
                                          d.global.memory, options.limits);
   if (e.status() != RunStatus::kComplete) return std::nullopt;
@@ -37,7 +38,8 @@ std::optional<OutsideSet> outside_set(const EngineProblem& scalar,
       }
       sub_init[plan_g.residual[k]] = std::move(least);
     }
-    set.groups.push_back(std::make_shared<const Outside>(plan_g.sub.outside_tables(std::move(sub_init))));
+    set.groups.push_back(
+        std::make_shared<const Outside>(plan_g.sub.outside_tables(std::move(sub_init))));
   }
   set.global = std::move(global);
   return set;

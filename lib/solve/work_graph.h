@@ -63,7 +63,8 @@ class WorkGraph {
   // Keeps labels with keep[l] != 0. @post false when v has no label left.
   bool restrict(NodeIndex v, const std::vector<char>& keep);
   // Cost of edge e with v at label lv and the other endpoint at lo.
-  [[nodiscard]] double entry(const WorkEdge& e, NodeIndex v, std::int32_t lv, std::int32_t lo) const;
+  [[nodiscard]] double entry(const WorkEdge& e, NodeIndex v, std::int32_t lv,
+                             std::int32_t lo) const;
   [[nodiscard]] NodeIndex other(const WorkEdge& e, NodeIndex v) const {
     return e.from == v ? e.to : e.from;
   }

@@ -40,7 +40,8 @@ TEST_CASE("plan_order: thin graphs get small widths; non-eliminable variables st
   some[5] = some[6] = 0;
   const OrderPlan partial = plan_order(std::vector<std::int32_t>(16, 2), grid, some);
   CHECK(partial.order.size() == 14);
-  CHECK(plan_order(domains, scopes, std::vector<char>(30, 1)).order == plan.order);  // deterministic
+  CHECK(plan_order(domains, scopes, std::vector<char>(30, 1)).order ==
+        plan.order);  // deterministic
 }
 
 }  // namespace

@@ -16,7 +16,8 @@
 namespace dtplan::solve::detail {
 namespace {
 
-Factor scalar(std::vector<std::int32_t> scope, std::vector<std::int32_t> dims, std::vector<double> cost) {
+Factor scalar(std::vector<std::int32_t> scope, std::vector<std::int32_t> dims,
+              std::vector<double> cost) {
   auto t = std::make_shared<Table>();
   t->dims = std::move(dims);
   t->entries = static_cast<std::int64_t>(cost.size());
@@ -25,8 +26,8 @@ Factor scalar(std::vector<std::int32_t> scope, std::vector<std::int32_t> dims, s
 }
 
 TEST_CASE("elimination: the worked example of elimination.h") {
-  const std::vector<Factor> factors = {scalar({0}, {2}, {1, 2}), scalar({0, 1}, {2, 2}, {0, 5, 5, 0}),
-                                       scalar({1}, {2}, {3, 0})};
+  const std::vector<Factor> factors = {
+      scalar({0}, {2}, {1, 2}), scalar({0, 1}, {2, 2}, {0, 5, 5, 0}), scalar({1}, {2}, {3, 0})};
   const Elimination e = Elimination::run({2, 2}, factors, {0, 1}, MemoryModel{}, Limits{});
   REQUIRE(e.status() == RunStatus::kComplete);
   // Bucket 0 = {f, g}: m(y) = {min(1+0, 2+5), min(1+5, 2+0)} = {1, 2}.
@@ -53,7 +54,8 @@ TEST_CASE("elimination: outside tables are exact min-marginals (random problems)
     spec.seed = 300 + seed;
     const Problem p = random_problem(spec);
     const EngineProblem ep = build_engine_problem(p);
-    const Elimination e = Elimination::run(ep.domains, ep.factors, leaf_plan(ep).order, ep.memory, Limits{});
+    const Elimination e =
+        Elimination::run(ep.domains, ep.factors, leaf_plan(ep).order, ep.memory, Limits{});
     REQUIRE(e.status() == RunStatus::kComplete);
     Outside init(e.factors().size());
     for (std::int32_t c : e.remaining()) {
@@ -64,7 +66,8 @@ TEST_CASE("elimination: outside tables are exact min-marginals (random problems)
     const Outside out = e.outside_tables(init);
     // min over labellings with y_v = l of the total == unary(l) + outside(unary)(l).
     std::vector<std::vector<double>> best(p.nodes.size());
-    for (std::size_t v = 0; v < p.nodes.size(); ++v) best[v].assign(p.nodes[v].cost_us.size(), kForbidden);
+    for (std::size_t v = 0; v < p.nodes.size(); ++v)
+      best[v].assign(p.nodes[v].cost_us.size(), kForbidden);
     std::vector<LabelIndex> y(p.nodes.size(), 0);
     for (bool more = true; more;) {
       const double total = objective_us(p, y);
@@ -114,7 +117,8 @@ TEST_CASE("elimination: a deadline in the past stops the run with a valid bound"
   const EngineProblem ep = build_engine_problem(p);
   Limits late;
   late.deadline = Clock::now() - std::chrono::seconds(1);
-  const Elimination e = Elimination::run(ep.domains, ep.factors, leaf_plan(ep).order, ep.memory, late);
+  const Elimination e =
+      Elimination::run(ep.domains, ep.factors, leaf_plan(ep).order, ep.memory, late);
   CHECK(e.status() == RunStatus::kTimeLimit);
   CHECK(e.relaxation_bound() == trivial_lower_bound_us(p));  // nothing eliminated yet
 }

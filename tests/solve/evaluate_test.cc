@@ -51,13 +51,14 @@ TEST_CASE("evaluate catches each violation kind") {
 
   ev = evaluate(p, std::vector<LabelIndex>{1, 1});  // forbidden label, pin, 2 bytes < 5
   REQUIRE(ev.ok());
-  CHECK(kinds(*ev) == std::vector<ViolationKind>{ViolationKind::kForbiddenLabel, ViolationKind::kPin,
-                                                 ViolationKind::kMemoryLow});
+  CHECK(kinds(*ev) == std::vector<ViolationKind>{ViolationKind::kForbiddenLabel,
+                                                 ViolationKind::kPin, ViolationKind::kMemoryLow});
   CHECK(ev->total_us == kForbidden);
 
   ev = evaluate(p, std::vector<LabelIndex>{0, 1});
   REQUIRE(ev.ok());
-  CHECK(kinds(*ev) == std::vector<ViolationKind>{ViolationKind::kForbiddenPair, ViolationKind::kPin});
+  CHECK(kinds(*ev) ==
+        std::vector<ViolationKind>{ViolationKind::kForbiddenPair, ViolationKind::kPin});
   CHECK(ev->violations[0].message == "edge 0: pair 'a'=0 -> 'b'=1 is forbidden");
 
   Problem f = two_nodes();
@@ -70,9 +71,9 @@ TEST_CASE("evaluate catches each violation kind") {
   CHECK(ev->violations[0].message == "follower 0: 'b'=0 with leader 'a'=0, expected 1");
   ev = evaluate(f, std::vector<LabelIndex>{1, 1});
   CHECK(ev->violations[0].message.find("leader label not allowed") != std::string::npos);
-  for (ViolationKind k : {ViolationKind::kForbiddenLabel, ViolationKind::kForbiddenPair,
-                          ViolationKind::kPin, ViolationKind::kFollower, ViolationKind::kMemoryLow,
-                          ViolationKind::kMemoryHigh}) {
+  for (ViolationKind k :
+       {ViolationKind::kForbiddenLabel, ViolationKind::kForbiddenPair, ViolationKind::kPin,
+        ViolationKind::kFollower, ViolationKind::kMemoryLow, ViolationKind::kMemoryHigh}) {
     CHECK(violation_name(k) != "unknown");
   }
 }

@@ -75,7 +75,8 @@ TEST_CASE("exact: infeasible problems give clear kUnsupported errors") {
   auto s = make_exact_solver()->solve(memory_chain(1), {});
   REQUIRE_FALSE(s.ok());
   CHECK(s.error().kind == core::ErrorKind::kUnsupported);
-  CHECK(s.error().message == "infeasible: memory budget 1 below minimum 2 (memory row 'params', bytes)");
+  CHECK(s.error().message ==
+        "infeasible: memory budget 1 below minimum 2 (memory row 'params', bytes)");
 
   Problem all_inf = two_nodes();
   all_inf.edges[0].cost_us = {kForbidden, kForbidden, kForbidden, kForbidden};
@@ -99,7 +100,8 @@ TEST_CASE("exact: infeasible problems give clear kUnsupported errors") {
   CHECK(s.error().kind == core::ErrorKind::kBadInput);
 }
 
-void check_against_brute_force(const Problem& p, const SolveOptions& options, const std::string& what) {
+void check_against_brute_force(const Problem& p, const SolveOptions& options,
+                               const std::string& what) {
   const testing::BruteForceResult truth = testing::brute_force(p);
   auto s = make_exact_solver()->solve(p, options);
   INFO(what);
@@ -134,8 +136,8 @@ TEST_CASE("exact == brute force on random problems of every shape and constraint
       spec.memory_rows = seed % 3 == 1 ? 1 : seed % 6 == 2 ? 2 : 0;
       spec.seed = seed * 7919 + static_cast<std::uint64_t>(shape);
       const Problem p = random_problem(spec);
-      const std::string what = "shape " + std::to_string(static_cast<int>(shape)) + " seed " +
-                               std::to_string(seed);
+      const std::string what =
+          "shape " + std::to_string(static_cast<int>(shape)) + " seed " + std::to_string(seed);
       check_against_brute_force(p, {}, what);
       SolveOptions raw;
       raw.simplify = SimplifyMode::kOff;

@@ -38,7 +38,8 @@ TEST_CASE("pareto_prune: frontier.h's example") {
   // (4 B, 7), (6 B, 5), (6 B, 9), (12 B, 1): (6, 9) dominated, (12, 1) over budget.
   CHECK(prune(m, points({{4, 7}, {6, 5}, {6, 9}, {12, 1}})) == std::vector<std::int32_t>{0, 1});
   // Duplicates: the first stays; +inf costs go.
-  CHECK(prune(m, points({{5, 3}, {5, 3}, {2, std::numeric_limits<double>::infinity()}})) == std::vector<std::int32_t>{0});
+  CHECK(prune(m, points({{5, 3}, {5, 3}, {2, std::numeric_limits<double>::infinity()}})) ==
+        std::vector<std::int32_t>{0});
 }
 
 TEST_CASE("pareto_prune: directions and completion bounds") {

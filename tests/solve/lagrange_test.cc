@@ -40,7 +40,8 @@ TEST_CASE("lagrangian_dual: bounds never exceed the constrained optimum") {
     spec.seed = 40 + seed;
     const Problem p = random_problem(spec);
     const testing::BruteForceResult truth = testing::brute_force(p);
-    const DualResult d = lagrangian_dual(build_engine_problem(p), exact(), Clock::time_point::max());
+    const DualResult d =
+        lagrangian_dual(build_engine_problem(p), exact(), Clock::time_point::max());
     if (!truth.feasible) continue;
     CHECK(d.lower_bound_us <= truth.objective_us + 1e-9);
     if (d.found) CHECK(d.cost_us >= truth.objective_us);

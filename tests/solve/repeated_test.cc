@@ -21,7 +21,7 @@ struct RepeatedSpec {
   int blocks = 3;
   int size = 3;  // nodes per block: a chain 0 -> 1 -> ... with a skip 0 -> 2
   bool memory = false;
-  bool follower = false;       // node 1 follows node 0 in every block
+  bool follower = false;        // node 1 follows node 0 in every block
   bool break_symmetry = false;  // a pin on block 1's node 1 only
   std::uint64_t seed = 1;
 };

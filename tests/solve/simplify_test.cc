@@ -39,7 +39,7 @@ TEST_CASE("simplify: a series node becomes an edge, and lift recovers it") {
   auto lifted = lift(s.remap, std::vector<LabelIndex>{0, 1});
   REQUIRE(lifted.ok());
   CHECK(*lifted == std::vector<LabelIndex>{0, 1, 1});  // (0,1) was reached through b = 1
-  CHECK(objective_us(p, *lifted) == 0 + 4 + 2);          // = U_a + M[0][1] + U_c
+  CHECK(objective_us(p, *lifted) == 0 + 4 + 2);        // = U_a + M[0][1] + U_c
 }
 
 TEST_CASE("simplify: followers merge into their leader") {
@@ -93,11 +93,13 @@ TEST_CASE("simplify reports infeasible problems") {
   m.memory = {{"params", {{0, {8, 6}}, {1, {3, 4}}}, 0, 8}};
   s = simplify(m);
   REQUIRE_FALSE(s.ok());
-  CHECK(s.error().message == "infeasible: memory budget 8 below minimum 9 (memory row 'params', bytes)");
+  CHECK(s.error().message ==
+        "infeasible: memory budget 8 below minimum 9 (memory row 'params', bytes)");
   m.memory = {{"params", {{0, {8, 6}}, {1, {3, 4}}}, 13, 20}};
   s = simplify(m);
   REQUIRE_FALSE(s.ok());
-  CHECK(s.error().message == "infeasible: memory floor 13 above maximum 12 (memory row 'params', bytes)");
+  CHECK(s.error().message ==
+        "infeasible: memory floor 13 above maximum 12 (memory row 'params', bytes)");
 
   Problem pinned;
   pinned.nodes = {{"a", {1, 2}}};
@@ -115,7 +117,8 @@ TEST_CASE("simplify keeps repeat blocks alike: a pin in one block becomes a forb
     }
   }
   for (int b = 0; b < 3; ++b) p.edges.push_back({2 * b, 2 * b + 1, 0, {0, 1, 1, 1, 0, 1, 1, 1, 0}});
-  for (int b = 0; b + 1 < 3; ++b) p.edges.push_back({2 * b + 1, 2 * b + 2, 0, {0, 1, 1, 1, 0, 1, 1, 1, 0}});
+  for (int b = 0; b + 1 < 3; ++b)
+    p.edges.push_back({2 * b + 1, 2 * b + 2, 0, {0, 1, 1, 1, 0, 1, 1, 1, 0}});
   p.repeats = {{{{0, 1}, {2, 3}, {4, 5}}}};
   p.pins = {{3, {1, 2}}};  // only block 1's second node
   const Simplified s = simplified(p);

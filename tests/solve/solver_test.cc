@@ -20,7 +20,8 @@ TEST_CASE("make_solver names every solver and suggests near misses") {
   auto bad = make_solver("exakt");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().kind == core::ErrorKind::kBadInput);
-  CHECK(bad.error().message == "solver 'exakt' is not one of exact, greedy, ilp (did you mean 'exact'?)");
+  CHECK(bad.error().message ==
+        "solver 'exakt' is not one of exact, greedy, ilp (did you mean 'exact'?)");
 }
 
 TEST_CASE("greedy: in order, cheapest given earlier choices; never below the optimum") {
@@ -53,7 +54,8 @@ TEST_CASE("greedy: in order, cheapest given earlier choices; never below the opt
       continue;
     }
     ++feasible;
-    REQUIRE(exact.ok());  // whatever greedy finds exists, so the exact solver finds at least as good
+    REQUIRE(
+        exact.ok());  // whatever greedy finds exists, so the exact solver finds at least as good
     CHECK(evaluate(q, greedy->labels)->feasible());
     CHECK(greedy->objective_us >= exact->objective_us);
     CHECK(greedy->lower_bound_us <= exact->objective_us);

@@ -10,7 +10,8 @@ namespace {
 
 bool satisfies(const solve::Problem& p, const std::vector<solve::LabelIndex>& y) {
   for (const solve::Pin& pin : p.pins) {
-    if (std::find(pin.labels.begin(), pin.labels.end(), y[pin.node]) == pin.labels.end()) return false;
+    if (std::find(pin.labels.begin(), pin.labels.end(), y[pin.node]) == pin.labels.end())
+      return false;
   }
   for (const solve::Follower& f : p.followers) {
     if (f.label_map[y[f.leader]] != y[f.node]) return false;
@@ -30,7 +31,8 @@ BruteForceResult brute_force(const solve::Problem& p) {
   std::vector<solve::LabelIndex> y(p.nodes.size(), 0);
   for (;;) {
     const double cost = solve::objective_us(p, y);
-    if (cost != solve::kForbidden && (!best.feasible || cost < best.objective_us) && satisfies(p, y)) {
+    if (cost != solve::kForbidden && (!best.feasible || cost < best.objective_us) &&
+        satisfies(p, y)) {
       best = {true, cost, y};
     }
     std::size_t k = y.size();
