@@ -4,15 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include "support/solve_examples.h"
+
 namespace dtplan::solve {
 namespace {
 
-Problem two_nodes() {
-  Problem p;
-  p.nodes = {{"a", {1, 2}}, {"b", {3, 0}}};
-  p.edges = {{0, 1, 0, {0, 5, 5, 0}}};
-  return p;
-}
+using testing::two_nodes;
 
 std::vector<ViolationKind> kinds(const Evaluation& ev) {
   std::vector<ViolationKind> out;

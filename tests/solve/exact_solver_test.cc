@@ -10,25 +10,13 @@
 #include "solve/generate.h"
 #include "solve/solver.h"
 #include "support/brute_force.h"
+#include "support/solve_examples.h"
 
 namespace dtplan::solve {
 namespace {
 
-Problem two_nodes() {
-  Problem p;
-  p.nodes = {{"a", {1, 2}}, {"b", {3, 0}}};
-  p.edges = {{0, 1, 0, {0, 5, 5, 0}}};
-  return p;
-}
-
-// a -> b -> c; a and c hold parameters (bytes {10, 1}); agreeing labels are free on edges.
-Problem memory_chain(std::int64_t high) {
-  Problem p;
-  p.nodes = {{"a", {0, 4}}, {"b", {2, 2}}, {"c", {0, 3}}};
-  p.edges = {{0, 1, 0, {0, 1, 1, 0}}, {1, 2, 0, {0, 1, 1, 0}}};
-  p.memory = {{"params", {{0, {10, 1}}, {2, {10, 1}}}, 0, high}};
-  return p;
-}
+using testing::memory_chain;
+using testing::two_nodes;
 
 Solution solve_ok(const Problem& p, const SolveOptions& o = {}) {
   auto s = make_exact_solver()->solve(p, o);

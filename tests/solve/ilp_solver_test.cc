@@ -13,6 +13,7 @@
 #include "solve/evaluate.h"
 #include "solve/generate.h"
 #include "support/brute_force.h"
+#include "support/solve_examples.h"
 
 namespace dtplan::solve {
 namespace {
@@ -86,10 +87,7 @@ TEST_CASE("ilp: CBC == exact == brute force on small random problems, silently")
 
 TEST_CASE("ilp: the formulation's size on problem.h's example") {
   if (!ilp_available()) return;
-  Problem p;
-  p.nodes = {{"a", {1, 2}}, {"b", {3, 0}}};
-  p.edges = {{0, 1, 0, {0, 5, 5, 0}}};
-  auto s = make_ilp_solver().value()->solve(p, {});
+  auto s = make_ilp_solver().value()->solve(testing::two_nodes(), {});
   REQUIRE(s.ok());
   // a has no input: 2 variables; b's argument: 2 x 2; rows: 2 uniqueness + 2 flow.
   CHECK(s->stats.ilp_variables == 6);

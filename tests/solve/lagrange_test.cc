@@ -7,6 +7,7 @@
 
 #include "solve/generate.h"
 #include "support/brute_force.h"
+#include "support/solve_examples.h"
 
 namespace dtplan::solve::detail {
 namespace {
@@ -16,11 +17,7 @@ EngineSolve exact() {
 }
 
 TEST_CASE("lagrangian_dual: lagrange.h's example") {
-  Problem p;
-  p.nodes = {{"a", {0, 4}}, {"b", {2, 2}}, {"c", {0, 3}}};
-  p.edges = {{0, 1, 0, {0, 1, 1, 0}}, {1, 2, 0, {0, 1, 1, 0}}};
-  p.memory = {{"params", {{0, {10, 1}}, {2, {10, 1}}}, 0, 11}};
-  const EngineProblem ep = build_engine_problem(p);
+  const EngineProblem ep = build_engine_problem(testing::memory_chain(11));
   const DualResult d = lagrangian_dual(ep, exact(), Clock::time_point::max());
   REQUIRE(d.multiplier.size() == 1);
   CHECK(d.multiplier[0] == doctest::Approx(7.0 / 18.0));

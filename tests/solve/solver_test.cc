@@ -8,6 +8,7 @@
 #include "solve/evaluate.h"
 #include "solve/generate.h"
 #include "solve/ilp_solver.h"
+#include "support/solve_examples.h"
 
 namespace dtplan::solve {
 namespace {
@@ -27,9 +28,7 @@ TEST_CASE("make_solver names every solver and suggests near misses") {
 TEST_CASE("greedy: in order, cheapest given earlier choices; never below the optimum") {
   // a = {1, 2}, b = {3, 0}, edge free when equal. Greedy takes a = 0 (cost 1), then b: b=0 costs
   // 3 + 0, b=1 costs 0 + 5 -> b = 0; total 4, while the optimum is 2 (a = b = 1).
-  Problem p;
-  p.nodes = {{"a", {1, 2}}, {"b", {3, 0}}};
-  p.edges = {{0, 1, 0, {0, 5, 5, 0}}};
+  const Problem p = testing::two_nodes();
   auto g = make_greedy_solver()->solve(p, {});
   REQUIRE(g.ok());
   CHECK(g->labels == std::vector<LabelIndex>{0, 0});
