@@ -68,11 +68,11 @@ EngineSolution solve_problem(const detail::EngineProblem& problem,
 // every labelling outside the window costs more than that.
 EngineSolution solve_with_memory(const detail::EngineProblem& full,
                                  const std::vector<detail::GroupShape>& shapes,
-                                 const EngineOptions& eo, SolverStats& stats, double& bound) {
-  auto relaxed = [&](const detail::EngineProblem& p) {
-    return solve_problem(p, shapes, eo, stats);
-  };
-  const detail::DualResult dual = detail::lagrangian_dual(full, relaxed, eo.limits.deadline);
+                                 const EngineOptions& eo, SolverStats& stats,
+                                 const EngineSolution& relaxed, double& bound) {
+  auto scalar = [&](const detail::EngineProblem& p) { return solve_problem(p, shapes, eo, stats); };
+  const detail::DualResult dual =
+      detail::lagrangian_dual(full, scalar, eo.limits.deadline, &relaxed);
   bound = std::max(bound, dual.lower_bound_us);
   EngineSolution best;
   if (dual.found) {
@@ -127,7 +127,9 @@ EngineSolution solve_with_memory(const detail::EngineProblem& full,
       best.complete = true;  // nothing fits the memory rows at all
       return best;
     }
-    window = window * 4 > 1e300 ? std::numeric_limits<double>::infinity() : window * 4;
+    // Grow the window: gently below a known incumbent, fast without one.
+    const double grown = window * (best.found ? 4 : 16);
+    window = grown > 1e300 ? std::numeric_limits<double>::infinity() : grown;
   }
 }
 
@@ -253,7 +255,8 @@ class ExactSolver final : public Solver {
       bound = sol.lower_bound_us;
       if (sol.found && !meets_memory(rows, sol.assignment)) {
         if (sol.complete) {
-          sol = solve_with_memory(full, shapes, eo, out.stats, bound);
+          const EngineSolution relaxed = std::move(sol);
+          sol = solve_with_memory(full, shapes, eo, out.stats, relaxed, bound);
         } else {
           sol.found = false;  // stopped: the relaxed labelling is no answer
         }

@@ -9,7 +9,8 @@ namespace dtplan::solve::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kMaxSteps = 60;  // per line search: bracketing plus breakpoints
+constexpr int kBracketSteps = 24;  // μ grows 4x per step: 4^24 outweighs any cost scale
+constexpr int kMaxSteps = 60;      // breakpoints per line search
 
 struct Eval {
   bool ok = false;
@@ -21,18 +22,21 @@ struct Eval {
 
 class Dual {
  public:
-  Dual(const EngineProblem& full, const EngineSolve& solve, Clock::time_point deadline)
-      : full_(full), solve_(solve), deadline_(deadline) {
+  Dual(const EngineProblem& full, const EngineSolve& solve, Clock::time_point deadline,
+       const EngineSolution* relaxed)
+      : full_(full), solve_(solve), deadline_(deadline), relaxed_(relaxed) {
     const std::size_t rows = full.memory.rows();
     out_.multiplier.assign(rows, 0);
   }
 
   DualResult run() {
     std::vector<double> mu(full_.memory.rows(), 0);
-    for (int sweep = 0; sweep < 2; ++sweep) {
+    // Coordinate ascent: one sweep for one row, two when rows interact.
+    for (int sweep = 0; sweep < (mu.size() == 1 ? 1 : 2); ++sweep) {
       bool moved = false;
-      for (std::size_t r = 0; r < mu.size() && !out_.stopped; ++r)
+      for (std::size_t r = 0; r < mu.size() && !out_.stopped; ++r) {
         moved = line_search(mu, r) || moved;
+      }
       if (!moved) break;
     }
     return std::move(out_);
@@ -49,10 +53,14 @@ class Dual {
       out_.stopped = true;
       return e;
     }
-    ++out_.evaluations;
     const std::size_t rows = full_.memory.rows();
-    const EngineProblem p = lagrangian_problem(full_, mu);
-    const EngineSolution s = solve_(p);
+    const bool at_zero = std::all_of(mu.begin(), mu.end(), [](double m) { return m == 0; });
+    EngineSolution fresh;
+    if (relaxed_ == nullptr || !at_zero) {
+      ++out_.evaluations;
+      fresh = solve_(lagrangian_problem(full_, mu));
+    }
+    const EngineSolution& s = relaxed_ != nullptr && at_zero ? *relaxed_ : fresh;
     if (!s.found || !s.complete) {
       out_.stopped = out_.stopped || !s.complete;
       return e;
@@ -106,7 +114,7 @@ class Dual {
         (std::fabs(lo.cost) + 1) / std::max(1.0, std::fabs(static_cast<double>(lo.mem[r]) - bound));
     Eval hi;
     double hi_mu = 0;
-    for (int k = 0; k < kMaxSteps; ++k) {
+    for (int k = 0; k < kBracketSteps; ++k) {
       mu[r] = lo_mu + side * step;
       Eval e = evaluate(mu);
       if (!e.ok) {
@@ -152,6 +160,7 @@ class Dual {
   const EngineProblem& full_;
   const EngineSolve& solve_;
   Clock::time_point deadline_;
+  const EngineSolution* relaxed_;
   DualResult out_;
 };
 
@@ -200,8 +209,8 @@ double multiplier_offset(const MemoryModel& memory, const std::vector<double>& m
 }
 
 DualResult lagrangian_dual(const EngineProblem& full, const EngineSolve& solve,
-                           Clock::time_point deadline) {
-  return Dual(full, solve, deadline).run();
+                           Clock::time_point deadline, const EngineSolution* relaxed) {
+  return Dual(full, solve, deadline, relaxed).run();
 }
 
 }  // namespace dtplan::solve::detail

@@ -45,8 +45,9 @@ struct DualResult {
 using EngineSolve = std::function<EngineSolution(const EngineProblem&)>;
 
 // @pre full.memory.rows() > 0 and every unary of a node with memory terms is a frontier table.
+// `relaxed`, when given, is the solution at μ = 0 (the problem without memory rows), reused.
 DualResult lagrangian_dual(const EngineProblem& full, const EngineSolve& solve,
-                           Clock::time_point deadline);
+                           Clock::time_point deadline, const EngineSolution* relaxed = nullptr);
 
 // Σ of the factors of `problem` at labelling y (frontier unaries count their point's cost).
 double labelling_cost(const EngineProblem& problem, const std::vector<std::int32_t>& y);
