@@ -7,6 +7,14 @@
 //   // s.optimal => s.lower_bound_us == s.objective_us (a certificate); otherwise the gap is
 //   // s.objective_us - s.lower_bound_us.
 //
+// Ties: every solver is deterministic (same problem and options, same labels, whatever the thread
+// count). Among equal-cost optima the exact solver returns the one its elimination decodes: at
+// each node, in reverse elimination order, the lowest label attaining the minimum (the order and
+// the reductions are fixed functions of the problem); greedy takes the lowest label among equal
+// choices; CBC (single-threaded) its first optimum. Comparisons are exact, except that the
+// exact solver's Lagrangian window filter keeps a 1e-9 relative slack, which only keeps more
+// candidates (so it never loses the optimum).
+//
 // Errors: kBadInput for an invalid problem (validate()), kUnsupported for an infeasible one
 // ("infeasible: memory budget X below minimum Y (memory row 'params', bytes)") or when the time
 // limit stops a solver before it finds any feasible labelling, kBackendMissing for "ilp" built
