@@ -349,6 +349,7 @@ RootChoice choose_root(const std::vector<Factor>& factors,
                        std::vector<std::int64_t>& targets) {
   targets.resize(factors.size(), -1);
   std::vector<const Factor*> fs;
+  fs.reserve(constants.size());
   for (std::int32_t id : constants) fs.push_back(&factors[id]);
   // The constants form a bucket of a dummy variable with one label and an empty separator.
   const BucketView bv = make_view(fs, -1, 1, {}, {}, memory.rows());

@@ -49,7 +49,8 @@ class GreedySolver final : public Solver {
     for (const Pin& pin : p.pins) {
       std::vector<char> mask(allowed[pin.node].size(), 0);
       for (LabelIndex l : pin.labels) mask[l] = 1;
-      for (std::size_t l = 0; l < mask.size(); ++l) allowed[pin.node][l] &= mask[l];
+      for (std::size_t l = 0; l < mask.size(); ++l)
+        allowed[pin.node][l] = static_cast<char>(allowed[pin.node][l] & mask[l]);
     }
     // Memory: per row, bytes chosen so far and the range the unlabelled nodes can still add.
     const std::size_t rows = p.memory.size();
@@ -75,7 +76,7 @@ class GreedySolver final : public Solver {
           if (k.follower) {
             const Follower& f = p.followers[k.index];
             const bool ok = k.is_from ? f.label_map[l] == o : f.label_map[o] == l;
-            c += ok ? 0 : kForbidden;
+            c += ok ? 0.0 : kForbidden;
           } else {
             const Edge& e = p.edges[k.index];
             c += k.is_from ? pair_cost(p, e, l, o) : pair_cost(p, e, o, l);

@@ -39,12 +39,13 @@ class IlpBuilder {
     for (std::size_t v = 0; v < n; ++v) {
       allowed_[v].resize(p_.nodes[v].cost_us.size());
       for (std::size_t o = 0; o < allowed_[v].size(); ++o)
-        allowed_[v][o] = p_.nodes[v].cost_us[o] != kForbidden;
+        allowed_[v][o] = static_cast<char>(p_.nodes[v].cost_us[o] != kForbidden);
     }
     for (const Pin& pin : p_.pins) {
       std::vector<char> mask(allowed_[pin.node].size(), 0);
       for (LabelIndex l : pin.labels) mask[l] = 1;
-      for (std::size_t o = 0; o < mask.size(); ++o) allowed_[pin.node][o] &= mask[o];
+      for (std::size_t o = 0; o < mask.size(); ++o)
+        allowed_[pin.node][o] = static_cast<char>(allowed_[pin.node][o] & mask[o]);
     }
     args_.resize(n);
     for (std::size_t e = 0; e < p_.edges.size(); ++e)
@@ -74,7 +75,7 @@ class IlpBuilder {
           }
         }
       }
-      if (static_cast<std::int64_t>(obj_.size()) > kMaxVariables) {
+      if (static_cast<std::int64_t>(obj.size()) > kMaxVariables) {
         return core::Error::unsupported("ilp: the formulation needs more than " +
                                         std::to_string(kMaxVariables) + " variables");
       }
@@ -96,26 +97,26 @@ class IlpBuilder {
     return out;
   }
 
-  std::vector<double> obj_, row_lb_, row_ub_, vals_;
-  std::vector<int> rows_, cols_;
+  std::vector<double> obj, row_lb, row_ub, vals;
+  std::vector<int> rows, cols;
 
  private:
   void add_column(std::size_t v, std::size_t a, LabelIndex o, LabelIndex j, double cost) {
-    const int col = static_cast<int>(obj_.size());
-    obj_.push_back(cost);
+    const int col = static_cast<int>(obj.size());
+    obj.push_back(cost);
     columns_[v][a].push_back({o, j, col});
     if (a == 0) y_[v][o].push_back(col);
   }
 
   int row(double lb, double ub) {
-    row_lb_.push_back(lb);
-    row_ub_.push_back(ub);
-    return static_cast<int>(row_lb_.size()) - 1;
+    row_lb.push_back(lb);
+    row_ub.push_back(ub);
+    return static_cast<int>(row_lb.size()) - 1;
   }
   void entry(int r, int c, double v) {
-    rows_.push_back(r);
-    cols_.push_back(c);
-    vals_.push_back(v);
+    rows.push_back(r);
+    cols.push_back(c);
+    vals.push_back(v);
   }
 
   void add_rows() {
@@ -160,14 +161,17 @@ class IlpBuilder {
         total += *std::max_element(t.bytes.begin(), t.bytes.end());
       }
       g = std::max<std::int64_t>(g, 1);
-      const double lb = static_cast<double>((m.low_bytes + g - 1) / g);
+      const std::int64_t low_units = (m.low_bytes + g - 1) / g;  // sums are multiples of g
+      const std::int64_t high_units = m.high_bytes / g;
+      const double lb = static_cast<double>(low_units);
       const double ub = m.high_bytes >= total ? COIN_DBL_MAX
                         : m.high_bytes < 0    ? -1.0
-                                              : static_cast<double>(m.high_bytes / g);
+                                              : static_cast<double>(high_units);
       const int r = row(m.low_bytes <= 0 ? -COIN_DBL_MAX : lb, ub);
       for (const MemoryTerm& t : m.terms) {
         for (std::size_t o = 0; o < t.bytes.size(); ++o) {
-          for (int c : y_[t.node][o]) entry(r, c, static_cast<double>(t.bytes[o] / g));
+          const std::int64_t units = t.bytes[o] / g;  // exact: g divides every byte count
+          for (int c : y_[t.node][o]) entry(r, c, static_cast<double>(units));
         }
       }
     }
@@ -194,17 +198,17 @@ class IlpSolver final : public Solver {
       return core::Error::bad_input("solve options: negative time limit");
     IlpBuilder b(problem);
     DTPLAN_CHECK(b.build());
-    const int cols = static_cast<int>(b.obj_.size());
-    const int rows = static_cast<int>(b.row_lb_.size());
-    CoinPackedMatrix matrix(true, b.rows_.data(), b.cols_.data(), b.vals_.data(),
-                            static_cast<CoinBigIndex>(b.vals_.size()));
+    const int cols = static_cast<int>(b.obj.size());
+    const int rows = static_cast<int>(b.row_lb.size());
+    CoinPackedMatrix matrix(true, b.rows.data(), b.cols.data(), b.vals.data(),
+                            static_cast<CoinBigIndex>(b.vals.size()));
     matrix.setDimensions(rows, cols);
     const std::vector<double> col_lb(static_cast<std::size_t>(cols), 0.0);
     const std::vector<double> col_ub(static_cast<std::size_t>(cols), 1.0);
     OsiClpSolverInterface lp;
     lp.messageHandler()->setLogLevel(0);
-    lp.loadProblem(matrix, col_lb.data(), col_ub.data(), b.obj_.data(), b.row_lb_.data(),
-                   b.row_ub_.data());
+    lp.loadProblem(matrix, col_lb.data(), col_ub.data(), b.obj.data(), b.row_lb.data(),
+                   b.row_ub.data());
     for (int c = 0; c < cols; ++c) lp.setInteger(c);
     CbcModel model(lp);
     model.setLogLevel(0);

@@ -36,7 +36,7 @@ core::Status merge(WorkGraph& g, const Follower& f) {
   std::vector<char> keep(static_cast<std::size_t>(g.nodes[f.leader].size()));
   for (std::size_t j = 0; j < keep.size(); ++j) {
     const LabelIndex m = f.label_map[g.nodes[f.leader].labels[j]];
-    keep[j] = m >= 0 && index_of(fn.labels, m) >= 0;
+    keep[j] = static_cast<char>(m >= 0 && index_of(fn.labels, m) >= 0);
   }
   if (!g.restrict(f.leader, keep)) {
     return core::Error::unsupported("infeasible: node '" + g.nodes[f.leader].name +

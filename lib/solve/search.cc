@@ -57,7 +57,8 @@ class Search {
     for (;;) {
       const auto scopes = scopes_without(p_.factors, fixed_);
       std::vector<char> eliminable(used_.size());
-      for (std::size_t v = 0; v < used_.size(); ++v) eliminable[v] = used_[v] && !fixed_[v];
+      for (std::size_t v = 0; v < used_.size(); ++v)
+        eliminable[v] = static_cast<char>(used_[v] && !fixed_[v]);
       OrderPlan plan = plan_order(p_.domains, scopes, eliminable);
       if (plan.max_message_entries <= static_cast<double>(o_.max_table_entries)) {
         leaf_order_ = std::move(plan.order);
@@ -93,7 +94,8 @@ class Search {
     if (depth_orders_[depth].empty()) {
       std::vector<char> fixed(used_.size(), 0), eliminable(used_.size(), 0);
       for (std::size_t d = 0; d < depth; ++d) fixed[cutset_[d]] = 1;
-      for (std::size_t v = 0; v < used_.size(); ++v) eliminable[v] = used_[v] && !fixed[v];
+      for (std::size_t v = 0; v < used_.size(); ++v)
+        eliminable[v] = static_cast<char>(used_[v] && !fixed[v]);
       depth_orders_[depth] =
           plan_order(p_.domains, scopes_without(factors, fixed), eliminable).order;
       depth_orders_[depth].push_back(-1);  // marks "computed" even when empty

@@ -44,7 +44,8 @@ core::Result<std::int64_t> apply(WorkGraph& g, std::vector<std::vector<char>>& r
         std::fill(common.begin(), common.end(), 0);
       } else {
         any = true;
-        for (std::size_t l = 0; l < common.size(); ++l) common[l] = common[l] && remove[m][l];
+        for (std::size_t l = 0; l < common.size(); ++l)
+          common[l] = static_cast<char>(common[l] && remove[m][l]);
       }
     }
     if (!any) continue;
@@ -61,7 +62,7 @@ core::Result<std::int64_t> apply(WorkGraph& g, std::vector<std::vector<char>>& r
       std::vector<char> keep(common.size());
       bool drop = false;
       for (std::size_t l = 0; l < common.size(); ++l) {
-        keep[l] = !common[l];
+        keep[l] = static_cast<char>(!common[l]);
         drop = drop || common[l];
       }
       if (!drop) continue;
@@ -80,7 +81,7 @@ core::Status apply_pins(WorkGraph& g, const Problem& p) {
     if (r.empty()) r.assign(static_cast<std::size_t>(g.nodes[pin.node].size()), 0);
     std::vector<char> allowed(r.size(), 0);
     for (LabelIndex l : pin.labels) allowed[l] = 1;
-    for (std::size_t l = 0; l < r.size(); ++l) r[l] = r[l] || !allowed[l];
+    for (std::size_t l = 0; l < r.size(); ++l) r[l] = static_cast<char>(r[l] || !allowed[l]);
   }
   DTPLAN_TRY(g.stats.labels_pinned, apply(g, remove, Removal::kMandatory, "pins"));
   return {};
@@ -123,7 +124,7 @@ core::Result<bool> arc_consistency(WorkGraph& g, std::vector<std::uint64_t>& see
         dead = true;
         for (std::int32_t o = 0; o < other && dead; ++o) dead = g.entry(e, v, l, o) == kForbidden;
       }
-      r[l] = dead;
+      r[l] = static_cast<char>(dead);
       some = some || dead;
     }
     if (some) remove[v] = std::move(r);
