@@ -1,0 +1,145 @@
+#include "solve/elimination_order.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <tuple>
+
+namespace dtplan::solve::detail {
+
+namespace {
+
+using Key = std::tuple<int, double, std::int64_t, std::int32_t>;  // (fill>0, message, fill, var)
+
+class Graph {
+ public:
+  Graph(const std::vector<std::int32_t>& domains,
+        const std::vector<std::vector<std::int32_t>>& scopes)
+      : domains_(domains), adj_(domains.size()) {
+    for (const auto& scope : scopes) {
+      for (std::int32_t a : scope) {
+        for (std::int32_t b : scope) {
+          if (a != b) adj_[a].push_back(b);
+        }
+      }
+    }
+    for (auto& list : adj_) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+  }
+
+  [[nodiscard]] bool adjacent(std::int32_t a, std::int32_t b) const {
+    return std::binary_search(adj_[a].begin(), adj_[a].end(), b);
+  }
+
+  [[nodiscard]] Key key(std::int32_t v) const {
+    double message = 1;
+    std::int64_t fill = 0;
+    const auto& n = adj_[v];
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      message *= domains_[n[i]];
+      for (std::size_t j = i + 1; j < n.size(); ++j) fill += adjacent(n[i], n[j]) ? 0 : 1;
+    }
+    return {fill > 0 ? 1 : 0, message, fill, v};
+  }
+
+  // Removes v, joining its neighbours into a clique.
+  void eliminate(std::int32_t v) {
+    const std::vector<std::int32_t> n = adj_[v];
+    for (std::int32_t u : n) {
+      auto& list = adj_[u];
+      list.erase(std::lower_bound(list.begin(), list.end(), v));
+      std::vector<std::int32_t> merged;
+      merged.reserve(list.size() + n.size());
+      std::set_union(list.begin(), list.end(), n.begin(), n.end(), std::back_inserter(merged));
+      merged.erase(std::lower_bound(merged.begin(), merged.end(), u));
+      list = std::move(merged);
+    }
+    adj_[v].clear();
+  }
+
+  [[nodiscard]] const std::vector<std::int32_t>& neighbours(std::int32_t v) const {
+    return adj_[v];
+  }
+
+ private:
+  const std::vector<std::int32_t>& domains_;
+  std::vector<std::vector<std::int32_t>> adj_;
+};
+
+}  // namespace
+
+OrderPlan plan_order(const std::vector<std::int32_t>& domains,
+                     const std::vector<std::vector<std::int32_t>>& scopes,
+                     const std::vector<char>& eliminable) {
+  Graph graph(domains, scopes);
+  const auto n = static_cast<std::int32_t>(domains.size());
+  std::vector<Key> current(domains.size());
+  std::set<Key> queue;
+  for (std::int32_t v = 0; v < n; ++v) {
+    if (!eliminable[v]) continue;
+    current[v] = graph.key(v);
+    queue.insert(current[v]);
+  }
+  std::vector<char> done(domains.size(), 0);
+  OrderPlan plan;
+  while (!queue.empty()) {
+    const Key best = *queue.begin();
+    queue.erase(queue.begin());
+    const std::int32_t v = std::get<3>(best);
+    plan.order.push_back(v);
+    plan.max_message_entries = std::max(plan.max_message_entries, std::get<1>(best));
+    plan.total_work += std::get<1>(best) * domains[v];
+    plan.width = std::max(plan.width, static_cast<std::int32_t>(graph.neighbours(v).size()));
+    done[v] = 1;
+    const std::vector<std::int32_t> touched = graph.neighbours(v);
+    graph.eliminate(v);
+    // Keys change for the neighbours and for their neighbours (fill counts among them change).
+    std::vector<std::int32_t> update = touched;
+    for (std::int32_t u : touched) {
+      const auto& second = graph.neighbours(u);
+      update.insert(update.end(), second.begin(), second.end());
+    }
+    std::sort(update.begin(), update.end());
+    update.erase(std::unique(update.begin(), update.end()), update.end());
+    for (std::int32_t u : update) {
+      if (!eliminable[u] || done[u]) continue;
+      queue.erase(current[u]);
+      current[u] = graph.key(u);
+      queue.insert(current[u]);
+    }
+  }
+  return plan;
+}
+
+std::vector<std::vector<std::int32_t>> remaining_scopes(
+    const std::vector<std::vector<std::int32_t>>& scopes, const std::vector<std::int32_t>& order,
+    std::size_t variables) {
+  constexpr std::int32_t kNever = std::numeric_limits<std::int32_t>::max();
+  std::vector<std::int32_t> position(variables, kNever);
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<std::int32_t>(i);
+  std::vector<std::vector<std::vector<std::int32_t>>> buckets(order.size());
+  std::vector<std::vector<std::int32_t>> out;
+  auto place = [&](std::vector<std::int32_t> scope) {
+    std::int32_t first = kNever;
+    for (std::int32_t v : scope) first = std::min(first, position[v]);
+    (first == kNever ? out : buckets[first]).push_back(std::move(scope));
+  };
+  for (const auto& s : scopes) place(s);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (buckets[i].empty()) continue;
+    std::vector<std::int32_t> merged;
+    for (const auto& s : buckets[i]) {
+      for (std::int32_t v : s) {
+        if (v != order[i]) merged.push_back(v);
+      }
+    }
+    std::sort(merged.begin(), merged.end());
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    place(std::move(merged));
+  }
+  return out;
+}
+
+}  // namespace dtplan::solve::detail

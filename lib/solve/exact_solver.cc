@@ -1,0 +1,304 @@
+// The exact solver: simplify, then bucket elimination (branch-and-bound where too wide), with
+// repeated layers solved once, and memory rows honoured exactly through Pareto frontiers.
+//
+// Flow: validate -> simplify -> [memory rows: solve without them first (a labelling that meets
+// them anyway is optimal), then the Lagrangian dual for a bound and an incumbent] -> the exact
+// solve (Pareto frontiers, filtered by the duality gap) -> lift -> evaluate on the original.
+// Ties: within an elimination, the lowest label attaining the minimum (see elimination.h); the
+// elimination order and every reduction are deterministic functions of the problem, so the labels
+// do not depend on the thread count.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/units.h"
+#include "solve/evaluate.h"
+#include "solve/lagrange.h"
+#include "solve/repeated.h"
+#include "solve/search.h"
+#include "solve/simplify.h"
+#include "solve/solver.h"
+#include "solve/window.h"
+
+namespace dtplan::solve {
+
+namespace {
+
+using detail::Clock;
+using detail::EngineOptions;
+using detail::EngineSolution;
+
+// Solves one variant of the problem (relaxed, Lagrangian or memory-aware), through the shared
+// repeat shapes; `outside` enables the window filter.
+EngineSolution solve_problem(const detail::EngineProblem& problem,
+                             const std::vector<detail::GroupShape>& shapes, const EngineOptions& eo,
+                             SolverStats& stats, const detail::OutsideSet* outside = nullptr) {
+  EngineSolution sol;
+  if (!shapes.empty()) {
+    const detail::Decomposition d =
+        detail::decompose(shapes, problem, eo, outside != nullptr ? &outside->groups : nullptr);
+    if (!d.complete) {
+      sol.stop = d.stop;
+      return sol;
+    }
+    sol = detail::solve_engine(d.global, eo, outside != nullptr ? outside->global : nullptr);
+    if (sol.found && !detail::decode_blocks(d, sol).ok()) sol.found = false;
+    stats.repeat_blocks = d.blocks;
+    stats.repeat_interior_nodes = d.interior_nodes;
+  } else {
+    sol = detail::solve_engine(problem, eo, outside != nullptr ? outside->global : nullptr);
+  }
+  stats.width = std::max(stats.width, sol.width);
+  stats.messages = sol.elimination.messages;
+  stats.max_message_entries =
+      std::max(stats.max_message_entries, sol.elimination.max_message_entries);
+  stats.max_message_points = std::max(stats.max_message_points, sol.elimination.max_message_points);
+  stats.search_nodes += sol.search_nodes;
+  stats.conditioned = std::max(stats.conditioned, sol.conditioned);
+  return sol;
+}
+
+// The memory-aware solve once the relaxation violated a row: the Lagrangian dual gives a bound,
+// multipliers and usually an incumbent; then exact solves over growing windows
+// L(μ) <= cost + μ·bytes <= threshold prove the optimum (see lagrange.h and window.h): the best
+// labelling found in a window is optimal as soon as its cost is at most threshold - offset, since
+// every labelling outside the window costs more than that.
+EngineSolution solve_with_memory(const detail::EngineProblem& full,
+                                 const std::vector<detail::GroupShape>& shapes,
+                                 const EngineOptions& eo, SolverStats& stats,
+                                 const EngineSolution& relaxed, double& bound) {
+  auto scalar = [&](const detail::EngineProblem& p) { return solve_problem(p, shapes, eo, stats); };
+  const detail::DualResult dual =
+      detail::lagrangian_dual(full, scalar, eo.limits.deadline, &relaxed);
+  bound = std::max(bound, dual.lower_bound_us);
+  EngineSolution best;
+  if (dual.found) {
+    best.found = true;
+    best.assignment = dual.labels;
+    best.value_us = dual.cost_us;
+  }
+  detail::EngineProblem filtered = full;
+  filtered.memory.multiplier = dual.multiplier;
+  const double offset = detail::multiplier_offset(full.memory, dual.multiplier);
+  const auto outside =
+      detail::outside_set(detail::lagrangian_problem(full, dual.multiplier), shapes, eo);
+  if (!outside) {
+    // Too wide for the backward pass: one solve with the weaker per-entry gap filter.
+    if (dual.found) {
+      filtered.memory.max_reduced_cost =
+          dual.cost_us - dual.lower_bound_us + 1e-9 * (std::fabs(dual.cost_us) + 1);
+    }
+    EngineSolution sol = solve_problem(filtered, shapes, eo, stats);
+    if (best.found && (!sol.found || best.value_us < sol.value_us)) {
+      best.complete = sol.complete;
+      best.stop = sol.stop;
+      return best;
+    }
+    return sol;
+  }
+  const double least = outside->lagrangian_min_us;
+  double window =
+      best.found ? (best.value_us + offset - least) / 16 : 1e-4 * (std::fabs(least) + 1);
+  for (;;) {
+    double threshold = least + window;
+    const bool last = best.found && threshold >= best.value_us + offset;
+    if (last) threshold = best.value_us + offset;
+    // The slack keeps every point a rounding error could misjudge: the search stays exact.
+    filtered.memory.threshold = threshold + 1e-9 * (std::fabs(threshold) + 1);
+    EngineSolution sol = solve_problem(filtered, shapes, eo, stats, &*outside);
+    if (!sol.complete) {  // its bound holds for the window only: the caller keeps the dual's
+      best.complete = false;
+      best.stop = sol.stop;
+      return best;
+    }
+    if (sol.found && (!best.found || sol.value_us < best.value_us)) {
+      best.found = true;
+      best.assignment = std::move(sol.assignment);
+      best.value_us = sol.value_us;
+    }
+    if (last || (best.found && best.value_us <= threshold - offset)) {
+      best.complete = true;
+      return best;
+    }
+    if (!best.found && std::isinf(window)) {
+      best.complete = true;  // nothing fits the memory rows at all
+      return best;
+    }
+    // Grow the window: gently below a known incumbent, fast without one.
+    const double grown = window * (best.found ? 4 : 16);
+    window = grown > 1e300 ? std::numeric_limits<double>::infinity() : grown;
+  }
+}
+
+// The fewest (sign +1) or most (sign -1) bytes memory row r can hold without a forbidden label or
+// pair: the same factor graph with every cost replaced by 0 (+inf kept) and row r's bytes as unary
+// costs.
+double extreme_bytes(const detail::EngineProblem& full, std::size_t r, double sign,
+                     const EngineOptions& eo) {
+  detail::EngineProblem p;
+  p.domains = full.domains;
+  p.unary = full.unary;
+  std::vector<char> is_unary(full.factors.size(), 0);
+  for (std::int32_t id : full.unary) is_unary[id] = 1;
+  const std::size_t rows = full.memory.rows();
+  for (std::size_t id = 0; id < full.factors.size(); ++id) {
+    const detail::Table& in = *full.factors[id].table;
+    auto t = std::make_shared<detail::Table>();
+    t->dims = in.dims;
+    t->entries = in.entries;
+    t->cost.resize(static_cast<std::size_t>(in.entries));
+    for (std::int64_t e = 0; e < in.entries; ++e) {
+      const bool allowed = in.min_cost(e) != kForbidden;
+      double c = allowed ? 0.0 : kForbidden;
+      if (allowed && is_unary[id] && in.frontier) {
+        c = sign * static_cast<double>(in.point_mem[in.begin[e] * rows + r]);
+      }
+      t->cost[static_cast<std::size_t>(e)] = c;
+    }
+    p.factors.push_back({std::move(t), full.factors[id].scope});
+  }
+  SolverStats ignored;
+  const EngineSolution s = solve_problem(p, {}, eo, ignored);
+  return s.found && s.complete ? sign * s.value_us : std::nan("");
+}
+
+core::Error infeasible(const detail::EngineProblem& full, const std::vector<MemoryRow>& rows,
+                       const EngineOptions& eo) {
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const MemoryRow& row = rows[r];
+    const std::string where = " (memory row '" + row.name + "', bytes)";
+    const double least = extreme_bytes(full, r, 1, eo);
+    if (least > static_cast<double>(row.high_bytes)) {
+      return core::Error::unsupported("infeasible: memory budget " +
+                                      std::to_string(row.high_bytes) + " below minimum " +
+                                      core::format_fixed(least, 0) + where);
+    }
+    const double most = extreme_bytes(full, r, -1, eo);
+    if (most < static_cast<double>(row.low_bytes)) {
+      return core::Error::unsupported("infeasible: memory floor " + std::to_string(row.low_bytes) +
+                                      " above maximum " + core::format_fixed(most, 0) + where);
+    }
+  }
+  if (!rows.empty()) {
+    return core::Error::unsupported(
+        "infeasible: the memory rows cannot all be met together with the forbidden labels and "
+        "pairs");
+  }
+  return core::Error::unsupported("infeasible: every labelling uses a forbidden label or pair");
+}
+
+bool meets_memory(const std::vector<MemoryRow>& rows, const std::vector<std::int32_t>& labels) {
+  for (const MemoryRow& row : rows) {
+    std::int64_t total = 0;
+    for (const MemoryTerm& t : row.terms) total += t.bytes[labels[t.node]];
+    if (total < row.low_bytes || total > row.high_bytes) return false;
+  }
+  return true;
+}
+
+class ExactSolver final : public Solver {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "exact"; }
+
+  [[nodiscard]] core::Result<Solution> solve(const Problem& problem,
+                                             const SolveOptions& options) const override {
+    const auto start = Clock::now();
+    if (!(options.time_limit_s >= 0) || options.threads < 1 || options.max_table_entries < 1 ||
+        options.max_frontier_points < 1) {
+      return core::Error::bad_input(
+          "solve options: need time_limit_s >= 0, threads >= 1 and "
+          "positive table and point limits");
+    }
+    DTPLAN_CHECK(validate(problem));
+    EngineOptions eo;
+    const double seconds = std::min(options.time_limit_s, 1e9);
+    eo.limits.deadline =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    eo.limits.max_points = options.max_frontier_points;
+    eo.limits.threads = options.threads;
+    eo.max_table_entries = options.max_table_entries;
+
+    Solution out;
+    out.stats.input = problem_size(problem);
+    Simplified s;
+    if (options.simplify == SimplifyMode::kOn) {
+      DTPLAN_TRY(s, simplify(problem));
+    } else {
+      s.problem = problem;
+      s.remap.original_nodes = static_cast<std::int32_t>(problem.nodes.size());
+      for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+        s.remap.original_node.push_back(static_cast<NodeIndex>(i));
+        s.remap.original_labels.emplace_back(problem.nodes[i].cost_us.size());
+        for (std::size_t l = 0; l < problem.nodes[i].cost_us.size(); ++l) {
+          s.remap.original_labels.back()[l] = static_cast<LabelIndex>(l);
+        }
+      }
+    }
+    out.stats.reduced = problem_size(s.problem);
+    const std::vector<MemoryRow> rows = s.problem.memory;
+    const std::vector<RepeatGroup> repeats = s.problem.repeats;
+    const detail::EngineProblem full = detail::build_engine_problem(std::move(s.problem));
+
+    const std::vector<detail::GroupShape> shapes = options.repeats == RepeatMode::kExploit
+                                                       ? detail::analyse_repeats(repeats, full, eo)
+                                                       : std::vector<detail::GroupShape>{};
+    // Memory rows: the relaxation without them first; a labelling meeting them anyway is optimal.
+    double bound = -kForbidden;
+    EngineSolution sol;
+    if (rows.empty()) {
+      sol = solve_problem(full, shapes, eo, out.stats);
+    } else {
+      sol = solve_problem(detail::without_memory(full), shapes, eo, out.stats);
+      bound = sol.lower_bound_us;
+      if (sol.found && !meets_memory(rows, sol.assignment)) {
+        if (sol.complete) {
+          const EngineSolution relaxed = std::move(sol);
+          sol = solve_with_memory(full, shapes, eo, out.stats, relaxed, bound);
+        } else {
+          sol.found = false;  // stopped: the relaxed labelling is no answer
+        }
+      }
+    }
+    if (sol.stop == detail::RunStatus::kTimeLimit) out.stats.stop_reason = "time_limit";
+    if (sol.stop == detail::RunStatus::kPointLimit) out.stats.stop_reason = "point_limit";
+    std::vector<LabelIndex> labels;
+    if (sol.found) {
+      DTPLAN_TRY(labels, lift(s.remap, sol.assignment));
+    } else if (sol.complete) {
+      return infeasible(full, rows, eo);
+    } else {
+      // Stopped before any feasible labelling: fall back on the greedy one, if it finds one.
+      auto greedy = make_greedy_solver()->solve(problem, options);
+      if (!greedy.ok()) {
+        return core::Error::unsupported("exact solver stopped (" + out.stats.stop_reason +
+                                        ", limit " + core::format_fixed(options.time_limit_s, 3) +
+                                        " s) before finding a feasible "
+                                        "labelling; lower bound " +
+                                        core::format_fixed(std::max(bound, sol.lower_bound_us), 3) +
+                                        " us");
+      }
+      labels = greedy->labels;
+    }
+    DTPLAN_TRY(Evaluation ev, evaluate(problem, labels));
+    if (!ev.feasible()) {
+      return core::Error::internal("exact solver produced a labelling that violates " +
+                                   ev.violations[0].message);
+    }
+    out.labels = std::move(labels);
+    out.objective_us = ev.total_us;
+    out.optimal = sol.found && sol.complete;
+    out.lower_bound_us =
+        out.optimal ? ev.total_us : std::min(ev.total_us, std::max(bound, sol.lower_bound_us));
+    out.time_s = std::chrono::duration<double>(Clock::now() - start).count();
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_exact_solver() { return std::make_unique<ExactSolver>(); }
+
+}  // namespace dtplan::solve

@@ -1,0 +1,258 @@
+#include "solve/repeated.h"
+
+#include <algorithm>
+#include <map>
+
+#include "solve/elimination_order.h"
+
+namespace dtplan::solve::detail {
+
+namespace {
+
+bool same_table(const Table& a, const Table& b) {
+  return a.dims == b.dims && a.frontier == b.frontier && a.cost == b.cost && a.begin == b.begin &&
+         a.point_cost == b.point_cost && a.point_mem == b.point_mem &&
+         a.absorbed_min == b.absorbed_min && a.absorbed_max == b.absorbed_max;
+}
+
+struct Placement {
+  std::int32_t block = -1;
+  std::int32_t position = -1;
+};
+
+// Factors touching a node, with scopes renamed to positions: (positions, factor id), sorted.
+using Incident = std::vector<std::pair<std::vector<std::int32_t>, std::int32_t>>;
+
+class GroupBuilder {
+ public:
+  GroupBuilder(const EngineProblem& full, const RepeatGroup& group,
+               const std::vector<std::vector<std::int32_t>>& touching)
+      : full_(full), group_(group), touching_(touching), where_(full.domains.size()) {
+    for (std::size_t b = 0; b < group.blocks.size(); ++b) {
+      for (std::size_t p = 0; p < group.blocks[b].size(); ++p) {
+        where_[group.blocks[b][p]] = {static_cast<std::int32_t>(b), static_cast<std::int32_t>(p)};
+      }
+    }
+  }
+
+  // Interior positions: local in every block and identical to block 0.
+  std::vector<char> interior() const {
+    const std::size_t size = group_.blocks[0].size();
+    std::vector<char> out(size, 1);
+    for (std::size_t p = 0; p < size; ++p) {
+      Incident first;
+      for (std::size_t b = 0; b < group_.blocks.size() && out[p]; ++b) {
+        Incident inc;
+        if (!incident(group_.blocks[b][p], static_cast<std::int32_t>(b), inc)) {
+          out[p] = 0;
+        } else if (b == 0) {
+          first = std::move(inc);
+        } else {
+          out[p] = matches(first, inc) ? 1 : 0;
+        }
+      }
+    }
+    return out;
+  }
+
+ private:
+  // False when the node touches another block or two factors share a renamed scope.
+  bool incident(NodeIndex node, std::int32_t block, Incident& out) const {
+    for (std::int32_t id : touching_[node]) {
+      std::vector<std::int32_t> positions;
+      for (std::int32_t v : full_.factors[id].scope) {
+        if (where_[v].block != block) return false;
+        positions.push_back(where_[v].position);
+      }
+      out.emplace_back(std::move(positions), id);
+    }
+    std::sort(out.begin(), out.end());
+    for (std::size_t k = 1; k < out.size(); ++k) {
+      if (out[k].first == out[k - 1].first) return false;
+    }
+    return true;
+  }
+
+  bool matches(const Incident& a, const Incident& b) const {
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (a[k].first != b[k].first ||
+          !same_table(*full_.factors[a[k].second].table, *full_.factors[b[k].second].table)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const EngineProblem& full_;
+  const RepeatGroup& group_;
+  const std::vector<std::vector<std::int32_t>>& touching_;
+  std::vector<Placement> where_;
+};
+
+}  // namespace
+
+namespace {
+
+std::vector<std::vector<std::int32_t>> touching_factors(const EngineProblem& p) {
+  std::vector<std::vector<std::int32_t>> touching(p.domains.size());
+  for (std::size_t id = 0; id < p.factors.size(); ++id) {
+    for (std::int32_t v : p.factors[id].scope) touching[v].push_back(static_cast<std::int32_t>(id));
+  }
+  return touching;
+}
+
+// Block 0's factors that touch an interior position, with scopes renamed to positions.
+std::vector<Factor> local_factors(const GroupShape& shape, const EngineProblem& p,
+                                  const std::vector<std::vector<std::int32_t>>& touching) {
+  const auto& block0 = shape.blocks[0];
+  std::map<NodeIndex, std::int32_t> position;
+  for (std::size_t k = 0; k < block0.size(); ++k)
+    position[block0[k]] = static_cast<std::int32_t>(k);
+  std::vector<std::int32_t> ids;
+  for (std::size_t k = 0; k < block0.size(); ++k) {
+    if (shape.interior[k])
+      ids.insert(ids.end(), touching[block0[k]].begin(), touching[block0[k]].end());
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<Factor> local;
+  for (std::int32_t id : ids) {
+    Factor f{p.factors[id].table, {}};
+    for (std::int32_t v : p.factors[id].scope) f.scope.push_back(position[v]);
+    local.push_back(std::move(f));
+  }
+  return local;
+}
+
+std::vector<std::int32_t> block_domains(const GroupShape& shape, const EngineProblem& p) {
+  std::vector<std::int32_t> domains;
+  for (NodeIndex n : shape.blocks[0]) domains.push_back(p.domains[n]);
+  return domains;
+}
+
+}  // namespace
+
+std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
+                                        const EngineProblem& full, const EngineOptions& options) {
+  std::vector<GroupShape> shapes;
+  const auto touching = touching_factors(full);
+  std::vector<char> absorbed(full.factors.size(), 0);
+  std::vector<std::vector<std::int32_t>> global_scopes;  // the residual copies' scopes
+  double work = 0;                                       // planned work of the decomposition
+  for (const RepeatGroup& group : repeats) {
+    if (group.blocks.size() < 2 || group.blocks[0].empty()) continue;
+    GroupShape shape;
+    shape.blocks = group.blocks;
+    shape.interior = GroupBuilder(full, group, touching).interior();
+    if (std::none_of(shape.interior.begin(), shape.interior.end(), [](char c) { return c != 0; })) {
+      continue;
+    }
+    std::vector<std::vector<std::int32_t>> scopes;
+    for (const Factor& f : local_factors(shape, full, touching)) scopes.push_back(f.scope);
+    const std::vector<char> eliminable(shape.interior.begin(), shape.interior.end());
+    OrderPlan order = plan_order(block_domains(shape, full), scopes, eliminable);
+    if (order.max_message_entries > static_cast<double>(options.max_table_entries)) continue;
+    work += order.total_work;
+    const auto residual = remaining_scopes(scopes, order.order, shape.blocks[0].size());
+    for (const auto& block : shape.blocks) {
+      for (std::size_t k = 0; k < block.size(); ++k) {
+        if (!shape.interior[k]) continue;
+        for (std::int32_t id : touching[block[k]]) absorbed[id] = 1;
+      }
+      for (const auto& r : residual) {
+        global_scopes.emplace_back();
+        for (std::int32_t pos : r) global_scopes.back().push_back(block[pos]);
+      }
+    }
+    shape.order = std::move(order.order);
+    shapes.push_back(std::move(shape));
+  }
+  if (shapes.empty()) return shapes;
+  // Worth it only when eliminating each interior once plus the global problem is planned to cost
+  // less than the unrolled problem (few blocks with wide ports can cost more).
+  std::vector<char> used(full.domains.size(), 0);
+  for (std::size_t id = 0; id < full.factors.size(); ++id) {
+    if (!absorbed[id]) global_scopes.push_back(full.factors[id].scope);
+  }
+  for (const auto& scope : global_scopes) {
+    for (std::int32_t v : scope) used[v] = 1;
+  }
+  work += plan_order(full.domains, global_scopes, used).total_work;
+  if (work >= leaf_plan(full).total_work) shapes.clear();
+  return shapes;
+}
+
+Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProblem& problem,
+                        const EngineOptions& options,
+                        const std::vector<std::shared_ptr<const Outside>>* sub_outside) {
+  Decomposition d;
+  const auto touching = touching_factors(problem);
+  std::vector<char> absorbed(problem.factors.size(), 0);  // factors inside a shared interior
+  for (std::size_t g = 0; g < shapes.size(); ++g) {
+    const GroupShape& shape = shapes[g];
+    GroupPlan plan;
+    plan.shape = &shape;
+    plan.sub = Elimination::run(
+        block_domains(shape, problem), local_factors(shape, problem, touching), shape.order,
+        problem.memory, options.limits, 0, sub_outside != nullptr ? (*sub_outside)[g] : nullptr);
+    if (plan.sub.status() != RunStatus::kComplete) {
+      d.complete = false;
+      d.stop = plan.sub.status();
+      return d;
+    }
+    plan.residual = plan.sub.remaining();
+    for (const auto& block : shape.blocks) {
+      for (std::size_t k = 0; k < block.size(); ++k) {
+        if (!shape.interior[k]) continue;
+        for (std::int32_t id : touching[block[k]]) absorbed[id] = 1;
+      }
+    }
+    d.groups.push_back(std::move(plan));
+  }
+  d.global.domains = problem.domains;
+  d.global.memory = problem.memory;
+  for (std::size_t id = 0; id < problem.factors.size(); ++id) {
+    if (!absorbed[id]) d.global.factors.push_back(problem.factors[id]);
+  }
+  for (GroupPlan& plan : d.groups) {
+    std::int64_t interior = 0;
+    for (char c : plan.shape->interior) interior += c;
+    for (const auto& block : plan.shape->blocks) {
+      plan.copies.emplace_back();
+      for (std::int32_t r : plan.residual) {
+        const Factor& f = plan.sub.factors()[r];
+        Factor copy{f.table, {}};
+        for (std::int32_t pos : f.scope) copy.scope.push_back(block[pos]);
+        plan.copies.back().push_back(static_cast<std::int32_t>(d.global.factors.size()));
+        d.global.factors.push_back(std::move(copy));
+      }
+      ++d.blocks;
+      d.interior_nodes += interior;
+    }
+  }
+  return d;
+}
+
+core::Status decode_blocks(const Decomposition& d, EngineSolution& solution) {
+  for (const GroupPlan& plan : d.groups) {
+    for (std::size_t b = 0; b < plan.shape->blocks.size(); ++b) {
+      const auto& block = plan.shape->blocks[b];
+      std::vector<std::int32_t> local(block.size(), -1);
+      for (std::size_t p = 0; p < block.size(); ++p) {
+        if (!plan.shape->interior[p]) local[p] = solution.assignment[block[p]];
+      }
+      std::vector<std::int64_t> targets(plan.sub.factors().size(), -1);
+      for (std::size_t k = 0; k < plan.residual.size(); ++k) {
+        targets[plan.residual[k]] = solution.targets[plan.copies[b][k]];
+      }
+      DTPLAN_CHECK(plan.sub.decode(local, targets));
+      for (std::size_t p = 0; p < block.size(); ++p) {
+        if (plan.shape->interior[p]) solution.assignment[block[p]] = local[p];
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace dtplan::solve::detail

@@ -1,0 +1,20 @@
+#include "solve/solver.h"
+
+#include "core/strings.h"
+#include "solve/ilp_solver.h"
+
+namespace dtplan::solve {
+
+std::vector<std::string> solver_names() { return {"exact", "greedy", "ilp"}; }
+
+core::Result<std::unique_ptr<Solver>> make_solver(std::string_view name) {
+  if (name == "exact") return make_exact_solver();
+  if (name == "greedy") return make_greedy_solver();
+  if (name == "ilp") return make_ilp_solver();
+  const std::vector<std::string> names = solver_names();
+  std::string message = "solver '" + std::string(name) + "' is not one of exact, greedy, ilp";
+  if (auto near = core::closest_name(name, names)) message += " (did you mean '" + *near + "'?)";
+  return core::Error::bad_input(message);
+}
+
+}  // namespace dtplan::solve

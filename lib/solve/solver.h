@@ -1,0 +1,96 @@
+#pragma once
+// The Solver interface shared by the exact solver, the greedy baseline and the CBC ILP backend.
+//
+//   DTPLAN_TRY(auto solver, make_solver("exact"));
+//   DTPLAN_TRY(Solution s, solver->solve(problem, SolveOptions{}));
+//   // s.labels: one per node; s.objective_us == evaluate(problem, s.labels)->total_us;
+//   // s.optimal => s.lower_bound_us == s.objective_us (a certificate); otherwise the gap is
+//   // s.objective_us - s.lower_bound_us.
+//
+// Ties: every solver is deterministic (same problem and options, same labels, whatever the thread
+// count). Among equal-cost optima the exact solver returns the one its elimination decodes: at
+// each node, in reverse elimination order, the lowest label attaining the minimum (the order and
+// the reductions are fixed functions of the problem); greedy takes the lowest label among equal
+// choices; CBC (single-threaded) its first optimum. Comparisons are exact, except that the
+// exact solver's Lagrangian window filter keeps a 1e-9 relative slack, which only keeps more
+// candidates (so it never loses the optimum).
+//
+// Errors: kBadInput for an invalid problem (validate()), kUnsupported for an infeasible one
+// ("infeasible: memory budget X below minimum Y (memory row 'params', bytes)") or when the time
+// limit stops a solver before it finds any feasible labelling, kBackendMissing for "ilp" built
+// without CBC.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "solve/problem.h"
+
+namespace dtplan::solve {
+
+enum class RepeatMode : std::uint8_t { kExploit, kUnroll };
+enum class SimplifyMode : std::uint8_t { kOn, kOff };
+
+struct SolveOptions {
+  double time_limit_s = 60;
+  int threads = 1;  // results are identical for every thread count
+  // Exact solver: the largest elimination message (entries) before branch-and-bound conditions
+  // variables, and the most Pareto points one memory-constrained message may hold.
+  std::int64_t max_table_entries = std::int64_t{1} << 22;
+  std::int64_t max_frontier_points = std::int64_t{1} << 24;
+  RepeatMode repeats = RepeatMode::kExploit;
+  SimplifyMode simplify = SimplifyMode::kOn;
+  bool operator==(const SolveOptions&) const = default;
+};
+
+struct SolverStats {
+  ProblemSize input;
+  ProblemSize reduced;        // after simplify (exact) or the ILP's view
+  std::int32_t width = 0;     // largest separator of the elimination order
+  std::int64_t messages = 0;  // messages computed by the last elimination
+  std::int64_t max_message_entries = 0;
+  std::int64_t max_message_points = 0;     // Pareto points (memory rows)
+  std::int64_t repeat_blocks = 0;          // blocks solved through a shared interior
+  std::int64_t repeat_interior_nodes = 0;  // nodes of those blocks not solved one by one
+  std::int64_t search_nodes = 0;           // branch-and-bound nodes
+  std::int32_t conditioned = 0;            // branch-and-bound cutset size
+  std::int64_t ilp_variables = 0;
+  std::int64_t ilp_rows = 0;
+  std::string stop_reason;  // empty when finished; "time_limit" or "point_limit"
+  bool operator==(const SolverStats&) const = default;
+};
+
+struct Solution {
+  std::vector<LabelIndex> labels;
+  double objective_us = 0;    // evaluate(problem, labels)->total_us
+  double lower_bound_us = 0;  // every labelling costs at least this much
+  bool optimal = false;       // proven: lower_bound_us == objective_us
+  double time_s = 0;          // wall-clock
+  SolverStats stats;
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  // @post on success, labels satisfy every constraint of the problem (evaluate() finds no
+  // violation) and objective_us is their cost.
+  [[nodiscard]] virtual core::Result<Solution> solve(const Problem& problem,
+                                                     const SolveOptions& options) const = 0;
+};
+
+std::unique_ptr<Solver> make_exact_solver();
+std::unique_ptr<Solver> make_greedy_solver();
+// make_ilp_solver() is in ilp_solver.h.
+
+// "exact", "greedy" or "ilp"; kBadInput for another name (with a suggestion), kBackendMissing for
+// "ilp" without CBC.
+core::Result<std::unique_ptr<Solver>> make_solver(std::string_view name);
+
+// The names make_solver accepts, in that order.
+std::vector<std::string> solver_names();
+
+}  // namespace dtplan::solve

@@ -1,0 +1,187 @@
+// The exact solver against hand-computed optima and against exhaustive search on random problems
+// of every shape, with every kind of constraint, and with each of its code paths forced (no
+// simplify, branch-and-bound through a tiny table limit, threads).
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "solve/evaluate.h"
+#include "solve/generate.h"
+#include "solve/solver.h"
+#include "support/brute_force.h"
+#include "support/solve_examples.h"
+
+namespace dtplan::solve {
+namespace {
+
+using testing::memory_chain;
+using testing::two_nodes;
+
+Solution solve_ok(const Problem& p, const SolveOptions& o = {}) {
+  auto s = make_exact_solver()->solve(p, o);
+  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  return std::move(s).value();
+}
+
+TEST_CASE("exact: hand-computed optima") {
+  // (0,0) = 1+3+0 = 4, (0,1) = 1+0+5 = 6, (1,0) = 2+3+5 = 10, (1,1) = 2+0+0 = 2.
+  Solution s = solve_ok(two_nodes());
+  CHECK(s.labels == std::vector<LabelIndex>{1, 1});
+  CHECK(s.objective_us == 2);
+  CHECK(s.optimal);
+  CHECK(s.lower_bound_us == 2);
+
+  // Unconstrained the best is a=c=0 (cost 0+2+0 = 2) at 20 bytes. Within 11 bytes:
+  // a=0,c=1: 0 + 3 + min(b=0: 2+0+1, b=1: 2+1+0) = 6;  a=1,c=0: 4 + 0 + 3 = 7;
+  // a=1,c=1: 4 + 3 + 2 = 9. So 6 with a=0, c=1.
+  s = solve_ok(memory_chain(11));
+  CHECK(s.objective_us == 6);
+  CHECK(s.labels[0] == 0);
+  CHECK(s.labels[2] == 1);
+  CHECK(s.optimal);
+  CHECK(solve_ok(memory_chain(20)).objective_us == 2);  // the budget does not bind
+
+  // Follower: x = {5, 1}, v follows x through {1, 0}, v = {0, 10}:
+  // x=0 forces v=1: 5 + 10 = 15; x=1 forces v=0: 1 + 0 = 1.
+  Problem f;
+  f.nodes = {{"x", {5, 1}}, {"v", {0, 10}}};
+  f.followers = {{1, 0, {1, 0}}};
+  s = solve_ok(f);
+  CHECK(s.labels == std::vector<LabelIndex>{1, 0});
+  CHECK(s.objective_us == 1);
+
+  // Pin b to label 0: (0,0) = 4 beats (1,0) = 10.
+  Problem pinned = two_nodes();
+  pinned.pins = {{1, {0}}};
+  s = solve_ok(pinned);
+  CHECK(s.labels == std::vector<LabelIndex>{0, 0});
+  CHECK(s.objective_us == 4);
+}
+
+TEST_CASE("exact: infeasible problems give clear kUnsupported errors") {
+  auto s = make_exact_solver()->solve(memory_chain(1), {});
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().kind == core::ErrorKind::kUnsupported);
+  CHECK(s.error().message ==
+        "infeasible: memory budget 1 below minimum 2 (memory row 'params', bytes)");
+
+  Problem all_inf = two_nodes();
+  all_inf.edges[0].cost_us = {kForbidden, kForbidden, kForbidden, kForbidden};
+  s = make_exact_solver()->solve(all_inf, {});
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().kind == core::ErrorKind::kUnsupported);
+  CHECK(s.error().message.find("infeasible:") == 0);
+
+  // Σ min = 2 fits, but forbidding a=1 and c=1 leaves only 20 bytes: the exact minimum is named.
+  Problem tight = memory_chain(11);
+  tight.nodes[0].cost_us[1] = kForbidden;
+  tight.nodes[2].cost_us[1] = kForbidden;
+  s = make_exact_solver()->solve(tight, {});
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().message.find("infeasible: memory budget 11 below minimum 20") == 0);
+
+  Problem bad = two_nodes();
+  bad.edges[0].cost_us.pop_back();
+  s = make_exact_solver()->solve(bad, {});
+  REQUIRE_FALSE(s.ok());
+  CHECK(s.error().kind == core::ErrorKind::kBadInput);
+}
+
+void check_against_brute_force(const Problem& p, const SolveOptions& options,
+                               const std::string& what) {
+  const testing::BruteForceResult truth = testing::brute_force(p);
+  auto s = make_exact_solver()->solve(p, options);
+  INFO(what);
+  if (!truth.feasible) {
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().kind == core::ErrorKind::kUnsupported);
+    CHECK(s.error().message.find("infeasible") == 0);
+    return;
+  }
+  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  CHECK(s->objective_us == truth.objective_us);
+  CHECK(s->optimal);
+  CHECK(s->lower_bound_us == s->objective_us);
+  const auto ev = evaluate(p, s->labels);
+  REQUIRE(ev.ok());
+  CHECK(ev->feasible());
+  CHECK(ev->total_us == s->objective_us);
+}
+
+TEST_CASE("exact == brute force on random problems of every shape and constraint") {
+  int cases = 0;
+  for (Shape shape : {Shape::kChain, Shape::kTree, Shape::kSkipChain, Shape::kGrid}) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      RandomProblemSpec spec;
+      spec.shape = shape;
+      spec.nodes = shape == Shape::kGrid ? 9 : 7;
+      spec.min_labels = 2;
+      spec.max_labels = shape == Shape::kGrid ? 3 : 4;
+      spec.forbidden_fraction = seed % 3 == 0 ? 0.3 : 0.05;
+      spec.followers = seed % 4 == 1 ? 2 : 0;
+      spec.pins = seed % 5 == 2 ? 2 : 0;
+      spec.memory_rows = seed % 3 == 1 ? 1 : seed % 6 == 2 ? 2 : 0;
+      spec.seed = seed * 7919 + static_cast<std::uint64_t>(shape);
+      const Problem p = random_problem(spec);
+      const std::string what =
+          "shape " + std::to_string(static_cast<int>(shape)) + " seed " + std::to_string(seed);
+      check_against_brute_force(p, {}, what);
+      if (seed % 2 == 0) {  // the engine alone (the slowest variant: half the seeds)
+        SolveOptions raw;
+        raw.simplify = SimplifyMode::kOff;
+        check_against_brute_force(p, raw, what + " without simplify");
+      }
+      SolveOptions narrow;
+      narrow.max_table_entries = 3;  // forces branch-and-bound on anything but chains
+      narrow.threads = 2;
+      check_against_brute_force(p, narrow, what + " branch-and-bound");
+      ++cases;
+    }
+  }
+  CHECK(cases == 48);
+}
+
+TEST_CASE("exact: labels and objective do not depend on the thread count") {
+  // A 4x4 grid with 9-10 labels needs messages of about 10^4 entries: split over the threads.
+  RandomProblemSpec grid;
+  grid.shape = Shape::kGrid;
+  grid.nodes = 16;
+  grid.min_labels = 9;
+  grid.max_labels = 10;
+  grid.seed = 3;
+  LayeredProblemSpec layered;
+  layered.layers = 2;
+  layered.nodes_per_layer = 20;
+  layered.label_scale = 0.5;
+  layered.memory_row = true;
+  layered.seed = 11;
+  for (const Problem& p : {random_problem(grid), layered_problem(layered)}) {
+    SolveOptions one, two;
+    two.threads = 2;
+    const Solution a = solve_ok(p, one), b = solve_ok(p, two);
+    CHECK(a.labels == b.labels);
+    CHECK(a.objective_us == b.objective_us);
+    CHECK(a.optimal);
+  }
+}
+
+TEST_CASE("exact: a time limit of zero still returns a feasible labelling with a valid bound") {
+  LayeredProblemSpec spec;
+  spec.layers = 2;
+  spec.nodes_per_layer = 40;
+  spec.integer_costs = true;
+  const Problem p = layered_problem(spec);
+  SolveOptions quick;
+  quick.time_limit_s = 0;
+  auto s = make_exact_solver()->solve(p, quick);
+  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  const Solution best = solve_ok(p);
+  CHECK(evaluate(p, s->labels)->feasible());
+  CHECK(s->lower_bound_us <= best.objective_us);
+  CHECK(s->objective_us >= best.objective_us);
+  if (!s->optimal) CHECK(s->stats.stop_reason == "time_limit");
+}
+
+}  // namespace
+}  // namespace dtplan::solve

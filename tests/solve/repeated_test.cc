@@ -1,0 +1,156 @@
+// Repeated layers: solving a shared block interior once and combining the blocks by min-plus
+// elimination of their ports gives exactly the optimum of the unrolled problem (checked against
+// exhaustive search and the unrolled solve), with and without memory rows, followers, and blocks
+// made unlike by a pin.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "solve/evaluate.h"
+#include "solve/generate.h"
+#include "solve/solver.h"
+#include "support/brute_force.h"
+
+namespace dtplan::solve {
+namespace {
+
+struct RepeatedSpec {
+  int blocks = 3;
+  int size = 3;  // nodes per block: a chain 0 -> 1 -> ... with a skip 0 -> 2
+  bool memory = false;
+  bool follower = false;        // node 1 follows node 0 in every block
+  bool break_symmetry = false;  // a pin on block 1's node 1 only
+  std::uint64_t seed = 1;
+};
+
+Problem repeated(const RepeatedSpec& s) {
+  std::mt19937_64 rng(s.seed);
+  auto draw = [&](int hi) { return static_cast<int>(rng() % static_cast<std::uint64_t>(hi + 1)); };
+  auto matrix = [&](std::size_t n) {
+    std::vector<double> m(n);
+    for (double& c : m) c = rng() % 9 == 0 ? kForbidden : draw(9);
+    return m;
+  };
+  std::vector<std::vector<double>> unary(static_cast<std::size_t>(s.size));
+  for (auto& u : unary) {
+    u.resize(static_cast<std::size_t>(2 + draw(1)));
+    for (double& c : u) c = draw(9);
+  }
+  std::vector<std::pair<int, int>> inner;
+  for (int k = 1; k < s.size; ++k) inner.emplace_back(k - 1, k);
+  if (s.size >= 3 && !s.follower) inner.emplace_back(0, 2);
+  std::vector<std::vector<double>> inner_cost;
+  for (auto [a, b] : inner) inner_cost.push_back(matrix(unary[a].size() * unary[b].size()));
+  std::vector<LabelIndex> map(unary[0].size());
+  for (auto& l : map) l = static_cast<LabelIndex>(draw(static_cast<int>(unary[1].size()) - 1));
+  std::vector<std::int64_t> bytes(unary[1].size());
+  for (auto& b : bytes) b = draw(9);
+
+  Problem p;
+  std::vector<std::int32_t> slots(static_cast<std::size_t>(s.blocks * s.size + 2), 0);
+  auto edge = [&](NodeIndex from, NodeIndex to, std::vector<double> cost) {
+    p.edges.push_back({from, to, slots[to]++, std::move(cost)});
+  };
+  p.nodes.push_back({"pro", {static_cast<double>(draw(9)), static_cast<double>(draw(9))}});
+  RepeatGroup group;
+  for (int b = 0; b < s.blocks; ++b) {
+    group.blocks.emplace_back();
+    for (int k = 0; k < s.size; ++k) {
+      group.blocks.back().push_back(static_cast<NodeIndex>(p.nodes.size()));
+      std::string name = "b";
+      name += std::to_string(b * 10 + k);
+      p.nodes.push_back({name, unary[k]});
+    }
+    const auto& blk = group.blocks.back();
+    for (std::size_t e = 0; e < inner.size(); ++e) {
+      edge(blk[inner[e].first], blk[inner[e].second], inner_cost[e]);
+    }
+    const NodeIndex from = b == 0 ? 0 : group.blocks[b - 1].back();
+    edge(from, blk[0], matrix(static_cast<std::size_t>(p.labels(from)) * unary[0].size()));
+    if (s.follower) p.followers.push_back({blk[1], blk[0], map});
+  }
+  const NodeIndex last = group.blocks.back().back();
+  p.nodes.push_back({"epi", {static_cast<double>(draw(9)), static_cast<double>(draw(9))}});
+  edge(last, static_cast<NodeIndex>(p.nodes.size() - 1),
+       matrix(static_cast<std::size_t>(p.labels(last)) * 2));
+  if (s.memory) {
+    MemoryRow row{"params", {}, 0, 0};
+    std::int64_t lo = 0, hi = 0;
+    for (const auto& blk : group.blocks) {
+      row.terms.push_back({blk[1], bytes});
+      lo += *std::min_element(bytes.begin(), bytes.end());
+      hi += *std::max_element(bytes.begin(), bytes.end());
+    }
+    row.high_bytes = lo + (hi - lo) / 2;
+    p.memory.push_back(std::move(row));
+  }
+  if (s.break_symmetry) p.pins.push_back({group.blocks[1][1], {0}});
+  p.repeats.push_back(std::move(group));
+  return p;
+}
+
+TEST_CASE("repeated layers: shared interiors == unrolled == brute force") {
+  int shared = 0, cases = 0;
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+    RepeatedSpec spec;
+    spec.seed = seed;
+    spec.memory = seed % 2 == 0;
+    spec.follower = seed % 3 == 0;
+    spec.break_symmetry = seed % 5 == 0;
+    spec.size = seed % 4 == 0 ? 4 : 3;
+    spec.blocks = spec.size == 4 ? 2 : 3;
+    const Problem p = repeated(spec);
+    REQUIRE(validate(p).ok());
+    const testing::BruteForceResult truth = testing::brute_force(p);
+    SolveOptions unroll;
+    unroll.repeats = RepeatMode::kUnroll;
+    for (const SolveOptions& o : {SolveOptions{}, unroll}) {
+      auto s = make_exact_solver()->solve(p, o);
+      INFO("seed " << seed << (o.repeats == RepeatMode::kUnroll ? " unrolled" : " shared"));
+      if (!truth.feasible) {
+        CHECK_FALSE(s.ok());
+        continue;
+      }
+      REQUIRE_MESSAGE(s.ok(), s.error().message);
+      CHECK(s->objective_us == truth.objective_us);
+      CHECK(s->optimal);
+      CHECK(evaluate(p, s->labels)->feasible());
+      if (o.repeats == RepeatMode::kUnroll) CHECK(s->stats.repeat_interior_nodes == 0);
+      if (o.repeats == RepeatMode::kExploit && s->stats.repeat_interior_nodes > 0) ++shared;
+    }
+    ++cases;
+  }
+  CHECK(cases == 24);
+  CHECK(shared >= 12);  // most cases really go through the shared interior
+}
+
+TEST_CASE("repeated layers: LLaMA-shaped stacks, shared == unrolled, with a binding memory row") {
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    LayeredProblemSpec spec;
+    spec.layers = 4;
+    spec.nodes_per_layer = 24;
+    spec.integer_costs = true;
+    spec.memory_row = seed != 1;
+    spec.memory_budget = 0.3;
+    spec.seed = seed;
+    const Problem p = layered_problem(spec);
+    SolveOptions unroll;
+    unroll.repeats = RepeatMode::kUnroll;
+    auto shared = make_exact_solver()->solve(p, {});
+    auto flat = make_exact_solver()->solve(p, unroll);
+    REQUIRE_MESSAGE(shared.ok(), shared.error().message);
+    REQUIRE_MESSAGE(flat.ok(), flat.error().message);
+    CHECK(shared->objective_us == flat->objective_us);
+    CHECK(shared->optimal);
+    CHECK(flat->optimal);
+    CHECK(shared->stats.repeat_blocks == 4);
+    CHECK(shared->stats.repeat_interior_nodes > 4 * 15);
+    CHECK(evaluate(p, shared->labels)->feasible());
+  }
+}
+
+}  // namespace
+}  // namespace dtplan::solve

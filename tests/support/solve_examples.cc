@@ -1,0 +1,20 @@
+#include "support/solve_examples.h"
+
+namespace dtplan::testing {
+
+solve::Problem two_nodes() {
+  solve::Problem p;
+  p.nodes = {{"a", {1, 2}}, {"b", {3, 0}}};
+  p.edges = {{0, 1, 0, {0, 5, 5, 0}}};
+  return p;
+}
+
+solve::Problem memory_chain(std::int64_t high) {
+  solve::Problem p;
+  p.nodes = {{"a", {0, 4}}, {"b", {2, 2}}, {"c", {0, 3}}};
+  p.edges = {{0, 1, 0, {0, 1, 1, 0}}, {1, 2, 0, {0, 1, 1, 0}}};
+  p.memory = {{"params", {{0, {10, 1}}, {2, {10, 1}}}, 0, high}};
+  return p;
+}
+
+}  // namespace dtplan::testing

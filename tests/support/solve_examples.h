@@ -1,0 +1,20 @@
+#pragma once
+// Worked example problems shared by the solve tests (their optima are computed in the comments).
+
+#include <cstdint>
+
+#include "solve/problem.h"
+
+namespace dtplan::testing {
+
+// problem.h's example: a = {1, 2}, b = {3, 0}, edge a -> b free when the labels agree, 5 otherwise.
+// (0,0) = 1+3+0 = 4, (0,1) = 1+0+5 = 6, (1,0) = 2+3+5 = 10, (1,1) = 2+0+0 = 2.
+solve::Problem two_nodes();
+
+// a -> b -> c; a = {0, 4}, b = {2, 2}, c = {0, 3}; agreeing labels are free on edges, 1 otherwise;
+// a and c hold parameters of {10, 1} bytes in the row 'params' with high bound `high`.
+// Unconstrained: a=b=c=0, cost 2, 20 bytes. Within 11 bytes: a=0,c=1 costs
+// 0 + 3 + min(b=0: 2+0+1, b=1: 2+1+0) = 6; a=1,c=0 costs 7; a=1,c=1 costs 9 (2 bytes).
+solve::Problem memory_chain(std::int64_t high);
+
+}  // namespace dtplan::testing
