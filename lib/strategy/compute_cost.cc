@@ -1,0 +1,119 @@
+#include "strategy/compute_cost.h"
+
+#include <array>
+
+#include "core/checked.h"
+#include "cost/compute_work.h"
+#include "cost/roofline.h"
+#include "strategy/einsum_labels.h"
+
+namespace dtplan::strategy {
+namespace {
+
+using K = graph::OpKind;
+
+core::Result<std::int64_t> bytes_of(std::span<const graph::Shape> shapes,
+                                    std::span<const graph::TensorMeta> metas, std::int64_t total) {
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    DTPLAN_TRY(std::int64_t n, core::checked_product(shapes[i], "local tensor numel"));
+    DTPLAN_TRY(std::int64_t b,
+               core::checked_mul(n, core::dtype_bytes(metas[i].dtype), "local tensor bytes"));
+    DTPLAN_TRY(total, core::checked_add(total, b, "op bytes"));
+  }
+  return total;
+}
+
+// FLOPs of an einsum on local shapes: each label takes its largest local size (a broadcast
+// operand dim counts once), then compute_work's formula; three or more operands are priced as
+// the chain of pairwise contractions over all labels (an upper bound).
+core::Result<double> einsum_flops(const graph::Node& node, std::span<const graph::Shape> local,
+                                  core::DType dtype) {
+  DTPLAN_TRY(std::string equation, node.attrs.get_string("equation"));
+  std::vector<const graph::Shape*> ptrs;
+  for (const graph::Shape& s : local) ptrs.push_back(&s);
+  DTPLAN_TRY(EinsumLabels labels, expand_einsum(equation, ptrs, "einsum"));
+  std::array<std::int64_t, 128> size{};
+  double all = 1;
+  for (std::size_t i = 0; i < labels.operands.size(); ++i) {
+    for (std::size_t q = 0; q < labels.operands[i].size(); ++q) {
+      auto& s = size[static_cast<unsigned char>(labels.operands[i][q])];
+      s = std::max(s, local[i][q]);
+    }
+  }
+  if (labels.operands.size() > 2) {
+    for (std::int64_t s : size) all *= s > 0 ? static_cast<double>(s) : 1.0;
+    return 2.0 * static_cast<double>(labels.operands.size() - 1) * all;
+  }
+  std::vector<std::vector<std::int64_t>> shapes;
+  for (const std::string& term : labels.operands) {
+    std::vector<std::int64_t>& s = shapes.emplace_back();
+    for (char c : term) s.push_back(size[static_cast<unsigned char>(c)]);
+  }
+  DTPLAN_TRY(cost::Work w,
+             cost::einsum_work(labels.equation(), shapes, dtype, cost::Pass::kForward));
+  return w.flops;
+}
+
+core::Result<double> flops_of(const graph::Node& node, Rule rule, std::span<const graph::Shape> in,
+                              core::DType dtype, const EnumerateOptions& options) {
+  const auto fwd = cost::Pass::kForward;
+  if (rule == Rule::kMatmul) {
+    const std::size_t a = node.op == K::kAddmm ? 1 : 0;
+    const graph::Shape &x = in[a], &y = in[a + 1];
+    if (node.op == K::kBmm) {
+      DTPLAN_TRY(cost::Work w, cost::bmm_work(x[0], x[1], y[2], x[2], dtype, fwd));
+      return w.flops;
+    }
+    DTPLAN_TRY(cost::Work w, cost::matmul_work(x[0], y[1], x[1], dtype, fwd));
+    return w.flops;
+  }
+  if (rule == Rule::kEinsum) return einsum_flops(node, in, dtype);
+  if (rule == Rule::kAttention) {
+    const bool forward = graph::is_sdpa_forward(node.op);
+    const std::size_t qs = forward ? 0 : 1;
+    const graph::Shape &q = in[qs], &k = in[qs + 1], &v = in[qs + 2];
+    const cost::AttentionShape shape{q[0], q[1], q[2], k[2], q[3], v[3]};
+    DTPLAN_TRY(bool causal, node.attrs.get_bool_or("is_causal", false));
+    const auto mask = causal && options.causal_attention_flops ? cost::AttentionMask::kCausal
+                                                               : cost::AttentionMask::kNone;
+    DTPLAN_TRY(cost::Work w,
+               cost::sdpa_work(shape, dtype, mask, forward ? fwd : cost::Pass::kBackward));
+    return w.flops;
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+bool is_free_op(const graph::Node& node, Rule rule) {
+  switch (rule) {
+    case Rule::kLeaf:
+    case Rule::kAlias:
+    case Rule::kView:
+    case Rule::kOutput:
+      return true;
+    case Rule::kTuple:
+      return node.op != K::kCat;
+    default:
+      return false;
+  }
+}
+
+core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
+                                     std::span<const graph::TensorMeta> inputs,
+                                     std::span<const graph::Shape> local_inputs,
+                                     std::span<const graph::Shape> local_outputs,
+                                     const cost::HardwareProfile& profile,
+                                     const EnumerateOptions& options) {
+  if (is_free_op(node, rule)) return 0.0;
+  const core::DType dtype = !inputs.empty()         ? inputs[0].dtype
+                            : !node.outputs.empty() ? node.outputs[0].dtype
+                                                    : core::DType::kF32;
+  DTPLAN_TRY(std::int64_t bytes, bytes_of(local_inputs, inputs, 0));
+  DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes));
+  DTPLAN_TRY(double flops, flops_of(node, rule, local_inputs, dtype, options));
+  DTPLAN_TRY(cost::ComputeCost c, cost::roofline(cost::Work{flops, bytes}, dtype, profile));
+  return c.time_us;
+}
+
+}  // namespace dtplan::strategy

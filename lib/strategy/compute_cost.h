@@ -1,0 +1,44 @@
+#pragma once
+// The compute cost of one strategy on one GPU (AutoParallel study §3.1), on the local shapes the
+// strategy gives each rank (mesh coordinate 0, the largest torch.chunk piece; a Partial input
+// keeps its full size):
+//   - free (0 µs): leaves, aliases, view-likes (view, reshape, _unsafe_view, permute, expand,
+//     ...), getitem and split (views of their input), the output node (§3.1 rule 1; dtplan also
+//     counts reshape and _unsafe_view as views, which move no data);
+//   - otherwise the roofline max(flops / (peak[dtype] x eff), bytes / (HBM x eff), launch floor)
+//     (cost/roofline.h), with bytes = every input slot's local bytes (a tensor read through two
+//     slots counts twice) + every output's, in their true dtypes, and flops from
+//     cost/compute_work.h: mm/addmm 2mnk, bmm 2bmnk, einsum 2 x (product of every label's size)
+//     (a one-operand einsum: a sum or a permutation), SDPA forward and backward (every (q, k)
+//     pair, as FlopCounterMode, unless causal_attention_flops); 0 for every other op. The peak
+//     is that of the first input's dtype (the output's for ops without inputs).
+//
+//   wq forward einsum, local x [2,8192,4096] x w [4096,512] bf16 on H100: 2^36 FLOPs ->
+//   99.22 µs (AutoParallel: 99.3 µs with 989 instead of 989.4 TFLOPS).
+
+#include <span>
+
+#include "core/result.h"
+#include "cost/hardware.h"
+#include "graph/node.h"
+#include "strategy/enumerate.h"
+#include "strategy/strategy.h"
+
+namespace dtplan::strategy {
+
+// Whether `rule` applied to `node` is free (the first bullet above).
+bool is_free_op(const graph::Node& node, Rule rule);
+
+// The roofline time in µs of `node` on local input shapes `local_inputs` (one per slot, dtypes
+// from `inputs`) and local output shapes `local_outputs` (dtypes from node.outputs).
+// @pre local_inputs.size() == inputs.size(), local_outputs.size() == node.outputs.size().
+// @post error (kUnsupported) when the op has FLOPs and the profile no peak for its dtype;
+//   (kBadInput) when a byte count overflows.
+core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
+                                     std::span<const graph::TensorMeta> inputs,
+                                     std::span<const graph::Shape> local_inputs,
+                                     std::span<const graph::Shape> local_outputs,
+                                     const cost::HardwareProfile& profile,
+                                     const EnumerateOptions& options);
+
+}  // namespace dtplan::strategy
