@@ -76,10 +76,7 @@ core::Result<mesh::MeshConfig> read_config(const Options& o) {
       DTPLAN_TRY(config.names, core::parse_name_list(o.names, "--names"));
     }
   }
-  for (const std::string& f : o.flatten) {
-    DTPLAN_TRY(mesh::FlattenSpec spec, parse_flatten_arg(f));
-    config.flatten.push_back(std::move(spec));
-  }
+  DTPLAN_CHECK(add_flatten_args(config, o.flatten));
   return config;
 }
 

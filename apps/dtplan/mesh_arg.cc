@@ -19,6 +19,14 @@ core::Result<mesh::FlattenSpec> parse_flatten_arg(const std::string& text) {
   return spec;
 }
 
+core::Status add_flatten_args(mesh::MeshConfig& config, const std::vector<std::string>& flags) {
+  for (const std::string& f : flags) {
+    DTPLAN_TRY(mesh::FlattenSpec spec, parse_flatten_arg(f));
+    config.flatten.push_back(std::move(spec));
+  }
+  return {};
+}
+
 core::Result<mesh::MeshConfig> read_mesh_file(const std::string& path, const std::string& flag) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return core::Error::bad_input(flag + ": cannot read the mesh file " + path);

@@ -14,6 +14,9 @@ namespace dtplan::cli {
 // "dp,tp" or "dp,tp=NAME". Errors name "--flatten <text>".
 core::Result<mesh::FlattenSpec> parse_flatten_arg(const std::string& text);
 
+// Appends the `--flatten` values to config.flatten, in order.
+core::Status add_flatten_args(mesh::MeshConfig& config, const std::vector<std::string>& flags);
+
 // Reads and parses a mesh file; an unreadable file is kBadInput naming `flag` and the path.
 core::Result<mesh::MeshConfig> read_mesh_file(const std::string& path, const std::string& flag);
 

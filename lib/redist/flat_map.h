@@ -64,6 +64,7 @@ class FlatMap {
     std::vector<Slot> old;
     old.swap(slots_);
     slots_.resize(old.size() * 2);
+    mask_ = slots_.size() - 1;
     const std::uint32_t live = stamp_;
     stamp_ = 1;
     size_ = 0;
@@ -73,6 +74,7 @@ class FlatMap {
   }
 
   std::vector<Slot> slots_;
+  std::size_t mask_ = 0;  // slots_.size() - 1
   std::size_t size_ = 0;
   std::uint32_t stamp_ = 1;
 };

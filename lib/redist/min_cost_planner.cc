@@ -30,6 +30,11 @@ struct HeapAfter {
   }
 };
 
+// An optimal edge of the search, for the path extraction.
+struct Link {
+  std::int32_t parent, ordinal, child;
+};
+
 struct ParentEdge {
   std::int32_t parent = -1;
   std::int32_t ordinal = 0;
@@ -37,6 +42,9 @@ struct ParentEdge {
 };
 
 }  // namespace
+
+// Placement classes of the heuristic's bounds.
+constexpr std::size_t kClassR = 0, kClassP = 1, kClassS = 2;
 
 struct MinCostPlanner::Impl {
   explicit Impl(StepPricer& p) : pricer(p) {}
@@ -52,6 +60,9 @@ struct MinCostPlanner::Impl {
   std::vector<std::uint8_t> closed;
   std::vector<ParentEdge> edges;
   std::vector<HeapEntry> heap;
+  std::vector<Link> links;  // path extraction scratch
+  std::vector<std::int32_t> stack;
+  std::vector<std::uint8_t> on_path;
   // The heuristic's per mesh dim lower bounds by placement class (R, P, shard-like).
   std::array<std::array<std::int64_t, 3>, kMaxSearchDims> bound{};
   bool use_heuristic = true;
@@ -73,14 +84,22 @@ struct MinCostPlanner::Impl {
   }
 
   // The heuristic: for each mesh dim whose placement differs from the target's, the cheapest
-  // move that could take it away from its class.
+  // move that could take it away from its current placement class; for a dim that holds the
+  // target's placement but must first leave its tensor dim's order (SearchSpace::misplaced), the
+  // cheapest removal plus the cheapest move from the class it then has (R or shard-like: it has
+  // to come back). Consistent: a move drops a dim's term by at most the move's cost (share).
   std::int64_t heuristic(StateKey key) const {
     if (!use_heuristic) return 0;
+    const std::uint32_t moved = space.misplaced(key);
     std::int64_t out = 0;
     for (int m = 0; m < space.ndim(); ++m) {
+      const auto& b = bound[static_cast<std::size_t>(m)];
       const auto p = static_cast<std::uint8_t>(key.placements >> (8 * m));
-      if (p == space.dst_pid(m)) continue;
-      out += bound[static_cast<std::size_t>(m)][static_cast<std::size_t>(space.placement_class(p))];
+      if ((moved >> m) & 1U) {
+        out += b[kClassS] + std::min(b[kClassR], b[kClassS]);
+      } else if (p != space.dst_pid(m)) {
+        out += b[static_cast<std::size_t>(space.placement_class(p))];
+      }
     }
     return out;
   }
@@ -136,15 +155,15 @@ Transform to_transform(const Move& mv, const MeshContext& mesh) {
 
 bool Relax::visit(const Move& mv) {
   const std::int32_t ordinal = ordinal_++;
+  bool added = false;
+  const std::int32_t v = s_.node_of(mv.next, added);
+  const auto uv = static_cast<std::size_t>(v);
+  if (s_.closed[uv]) return true;  // settled: no path through u can improve it
   auto cost = s_.price(mv);
   if (!cost.ok()) {
     s_.error = std::move(cost).error();
     return false;
   }
-  bool added = false;
-  const std::int32_t v = s_.node_of(mv.next, added);
-  const auto uv = static_cast<std::size_t>(v);
-  if (s_.closed[uv]) return true;
   const std::int64_t ng = s_.g[static_cast<std::size_t>(u_)] + *cost;
   const std::int32_t ns = s_.steps[static_cast<std::size_t>(u_)] + 1;
   if (added) s_.h[uv] = s_.heuristic(mv.next);
@@ -174,18 +193,10 @@ core::Status MinCostPlanner::Impl::compute_bounds() {
   const double min_ideal = space.global_bytes() / static_cast<double>(world);
   auto cost = [&](StepKind kind, std::uint32_t dims, int flat,
                   bool divides) -> core::Result<std::int64_t> {
-    StepQuery q;
-    q.kind = kind;
-    q.mesh_dims = dims;
-    q.flattened = flat;
-    q.bytes = min_bytes;
-    q.local_bytes = min_bytes;
-    q.ideal_bytes = min_ideal;
-    q.divides = divides;
+    const StepQuery q{kind, dims, flat, min_bytes, min_bytes, min_ideal, 1, divides};
     DTPLAN_TRY(PricedQuery p, pricer.price(q));
     return p.cost_ps;
   };
-  constexpr int kClassR = 0, kClassP = 1, kClassS = 2;
   for (int m = 0; m < space.ndim(); ++m) {
     auto& b = bound[static_cast<std::size_t>(m)];
     const std::uint32_t dim = std::uint32_t{1} << m;
@@ -288,12 +299,12 @@ core::Result<SearchResult> MinCostPlanner::plan(std::span<const std::int64_t> sh
 
   // Every optimal path ends in an optimal parent edge of the target: walk them back to collect
   // the nodes on optimal paths and their edges (parent, ordinal, child).
-  struct Link {
-    std::int32_t parent, ordinal, child;
-  };
-  std::vector<Link> links;
-  std::vector<std::int32_t> stack = {target};
-  std::vector<std::uint8_t> on_path(s.keys.size(), 0);
+  std::vector<Link>& links = s.links;
+  std::vector<std::int32_t>& stack = s.stack;
+  std::vector<std::uint8_t>& on_path = s.on_path;
+  links.clear();
+  stack.assign(1, target);
+  on_path.assign(s.keys.size(), 0);
   on_path[static_cast<std::size_t>(target)] = 1;
   while (!stack.empty()) {
     const std::int32_t w = stack.back();

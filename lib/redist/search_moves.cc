@@ -9,15 +9,8 @@ namespace dtplan::redist {
 using placement::Placement;
 using placement::ReduceOp;
 
-namespace {
-
-constexpr std::uint8_t kR = 0, kP = 1, kS = 2, kSS = 3;
-
-}  // namespace
-
 void SearchSpace::moves(MoveVisitor& v) {
   const auto rank = static_cast<std::int32_t>(shape_.size());
-  const std::uint8_t shard0 = static_cast<std::uint8_t>(1 + partial_pids_.size());  // S(0)'s id
   auto size = [&](int m) { return sizes_[static_cast<std::size_t>(m)]; };
   auto pid = [&](int m) { return pid_[static_cast<std::size_t>(m)]; };
   Move mv;
@@ -53,126 +46,63 @@ void SearchSpace::moves(MoveVisitor& v) {
   // Whether mesh dim m may leave the order of the k-th split tensor dim.
   auto removable = [&](int k, int m) {
     const std::uint8_t p = pid(m);
-    if (kind_[p] < kS || tdim_[p] != td_[static_cast<std::size_t>(k)]) return false;
+    if (kind_[p] < kPidS || tdim_[p] != td_[static_cast<std::size_t>(k)]) return false;
     const int cnt = cnt_[static_cast<std::size_t>(k)];
     return size(m) == 1 ||
            (cnt > 0 && lst_[static_cast<std::size_t>(k)][static_cast<std::size_t>(cnt - 1)] == m);
   };
   const Placement replicate = Placement::replicate();
-
-  // 1 all_to_all S(a) -> S(b).
-  for (int k = 0; k < ntd_; ++k) {
-    const std::int32_t a = td_[static_cast<std::size_t>(k)];
-    for (int m = 0; m < ndim_; ++m) {
-      if (!removable(k, m) || kind_[pid(m)] != kS) continue;
-      for (std::int32_t b = 0; b < rank; ++b) {
-        if (b == a) continue;
-        const auto np = static_cast<std::uint8_t>(shard0 + b);
-        single(StepKind::kAllToAll, m, table_[pid(m)], table_[np]);
-        append(m, np, b);
-        if (!v.visit(mv)) return;
+  // Moves of a tensor dim's removable splits held as `from` (kAnyShard: S or _S): with no
+  // targets all_gather to R, else all_to_all to each target id of another tensor dim.
+  auto removals = [&](std::uint8_t from, std::span<const std::uint8_t> targets) {
+    for (int k = 0; k < ntd_; ++k) {
+      const std::int32_t a = td_[static_cast<std::size_t>(k)];
+      for (int m = 0; m < ndim_; ++m) {
+        if (!removable(k, m) || (from != kAnyShard && kind_[pid(m)] != from)) continue;
+        if (targets.empty()) {
+          single(StepKind::kAllGather, m, table_[pid(m)], replicate);
+          set(mv.next, m, 0, 0);
+          if (!v.visit(mv)) return false;
+        }
+        for (std::uint8_t np : targets) {
+          if (tdim_[np] == a) continue;
+          single(StepKind::kAllToAll, m, table_[pid(m)], table_[np]);
+          append(m, np, tdim_[np]);
+          if (!v.visit(mv)) return false;
+        }
       }
     }
-  }
-  // 2 all_gather S -> R.
-  for (int k = 0; k < ntd_; ++k) {
+    return true;
+  };
+  // Moves `kind` from every mesh dim holding `from` to each target id.
+  auto to_each = [&](std::uint8_t from, StepKind kind, std::span<const std::uint8_t> targets) {
     for (int m = 0; m < ndim_; ++m) {
-      if (!removable(k, m) || kind_[pid(m)] != kS) continue;
-      single(StepKind::kAllGather, m, table_[pid(m)], replicate);
-      set(mv.next, m, 0, 0);
-      if (!v.visit(mv)) return;
-    }
-  }
-  // 3 all_reduce P -> R.
-  for (int m = 0; m < ndim_; ++m) {
-    if (kind_[pid(m)] != kP) continue;
-    single(StepKind::kAllReduce, m, table_[pid(m)], replicate);
-    set(mv.next, m, 0, 0);
-    if (!v.visit(mv)) return;
-  }
-  // 4 local_chunk R -> S(b).
-  for (int m = 0; m < ndim_; ++m) {
-    if (kind_[pid(m)] != kR) continue;
-    for (std::int32_t b = 0; b < rank; ++b) {
-      const auto np = static_cast<std::uint8_t>(shard0 + b);
-      single(StepKind::kLocalChunk, m, replicate, table_[np]);
-      append(m, np, b);
-      if (!v.visit(mv)) return;
-    }
-  }
-  // 5 reduce_scatter P -> S(b).
-  for (int m = 0; m < ndim_; ++m) {
-    if (kind_[pid(m)] != kP) continue;
-    for (std::int32_t b = 0; b < rank; ++b) {
-      const auto np = static_cast<std::uint8_t>(shard0 + b);
-      single(StepKind::kReduceScatter, m, table_[pid(m)], table_[np]);
-      append(m, np, b);
-      if (!v.visit(mv)) return;
-    }
-  }
-  // 6 local_partition R -> P(op).
-  for (int m = 0; m < ndim_; ++m) {
-    if (kind_[pid(m)] != kR) continue;
-    for (std::uint8_t np : partial_pids_) {
-      single(StepKind::kLocalPartition, m, replicate, table_[np]);
-      set(mv.next, m, np, 0);
-      if (!v.visit(mv)) return;
-    }
-  }
-  // 7 all_gather _S -> R.
-  for (int k = 0; k < ntd_; ++k) {
-    for (int m = 0; m < ndim_; ++m) {
-      if (!removable(k, m) || kind_[pid(m)] != kSS) continue;
-      single(StepKind::kAllGather, m, table_[pid(m)], replicate);
-      set(mv.next, m, 0, 0);
-      if (!v.visit(mv)) return;
-    }
-  }
-  // 8 local_chunk R -> _S.
-  for (int m = 0; m < ndim_; ++m) {
-    if (kind_[pid(m)] != kR) continue;
-    for (std::uint8_t np : strided_pids_) {
-      single(StepKind::kLocalChunk, m, replicate, table_[np]);
-      append(m, np, tdim_[np]);
-      if (!v.visit(mv)) return;
-    }
-  }
-  // 9 all_to_all _S(a) -> S(b).
-  for (int k = 0; k < ntd_; ++k) {
-    const std::int32_t a = td_[static_cast<std::size_t>(k)];
-    for (int m = 0; m < ndim_; ++m) {
-      if (!removable(k, m) || kind_[pid(m)] != kSS) continue;
-      for (std::int32_t b = 0; b < rank; ++b) {
-        if (b == a) continue;
-        const auto np = static_cast<std::uint8_t>(shard0 + b);
-        single(StepKind::kAllToAll, m, table_[pid(m)], table_[np]);
-        append(m, np, b);
-        if (!v.visit(mv)) return;
+      if (kind_[pid(m)] != from) continue;
+      for (std::uint8_t np : targets) {
+        single(kind, m, table_[pid(m)], table_[np]);
+        if (kind_[np] >= kPidS) {
+          append(m, np, tdim_[np]);
+        } else {
+          set(mv.next, m, np, 0);
+        }
+        if (!v.visit(mv)) return false;
       }
     }
-  }
-  // 10 all_to_all S/_S(a) -> _S(b), b != a.
-  for (int k = 0; k < ntd_; ++k) {
-    const std::int32_t a = td_[static_cast<std::size_t>(k)];
-    for (int m = 0; m < ndim_; ++m) {
-      if (!removable(k, m)) continue;
-      for (std::uint8_t np : strided_pids_) {
-        if (tdim_[np] == a) continue;
-        single(StepKind::kAllToAll, m, table_[pid(m)], table_[np]);
-        append(m, np, tdim_[np]);
-        if (!v.visit(mv)) return;
-      }
-    }
-  }
-  // 11 reduce_scatter P -> _S.
-  for (int m = 0; m < ndim_; ++m) {
-    if (kind_[pid(m)] != kP) continue;
-    for (std::uint8_t np : strided_pids_) {
-      single(StepKind::kReduceScatter, m, table_[pid(m)], table_[np]);
-      append(m, np, tdim_[np]);
-      if (!v.visit(mv)) return;
-    }
-  }
+    return true;
+  };
+  const std::uint8_t to_replicate[] = {0};
+  const bool done = removals(kPidS, shard_pids_) &&                              // 1 S(a) -> S(b)
+                    removals(kPidS, {}) &&                                       // 2 S -> R
+                    to_each(kPidP, StepKind::kAllReduce, to_replicate) &&        // 3 P -> R
+                    to_each(kPidR, StepKind::kLocalChunk, shard_pids_) &&        // 4 R -> S(b)
+                    to_each(kPidP, StepKind::kReduceScatter, shard_pids_) &&     // 5 P -> S(b)
+                    to_each(kPidR, StepKind::kLocalPartition, partial_pids_) &&  // 6 R -> P(op)
+                    removals(kPidSS, {}) &&                                      // 7 _S -> R
+                    to_each(kPidR, StepKind::kLocalChunk, strided_pids_) &&      // 8 R -> _S
+                    removals(kPidSS, shard_pids_) &&                             // 9 _S(a) -> S(b)
+                    removals(kAnyShard, strided_pids_) &&                        // 10 -> _S(b)
+                    to_each(kPidP, StepKind::kReduceScatter, strided_pids_);     // 11 P -> _S
+  if (!done) return;
   if (!flattened_moves_) return;
   // 12 flattened collectives.
   for (const FlatMatch& match : mesh_->flat_matches()) {
@@ -192,7 +122,7 @@ void SearchSpace::moves(MoveVisitor& v) {
     std::int64_t avg_scale = 1;
     for (int i = 0; i < count; ++i) {
       const std::uint8_t p = pid(members[static_cast<std::size_t>(i)]);
-      partial = partial && kind_[p] == kP;
+      partial = partial && kind_[p] == kPidP;
       if (!partial) break;
       same = same && p == p0;
       sum_avg = sum_avg && (table_[p].reduce_op() == ReduceOp::kSum ||
@@ -210,7 +140,7 @@ void SearchSpace::moves(MoveVisitor& v) {
       for (std::int32_t b = 0; b < rank; ++b) {
         int len = chain_of_dim(b);
         if (!divides_all(chain(b, dims.data(), pids.data(), len), n)) continue;
-        const auto np = static_cast<std::uint8_t>(shard0 + b);
+        const std::uint8_t np = shard_pids_[static_cast<std::size_t>(b)];
         flat(StepKind::kReduceScatter, src, table_[np], avg_scale);
         int pos = len;
         for (int i = 0; i < count; ++i) {
@@ -227,7 +157,7 @@ void SearchSpace::moves(MoveVisitor& v) {
       }
     }
     // Gathers: every member S(a); the members of size > 1 are a's innermost splits, ascending.
-    if (kind_[p0] != kS) continue;
+    if (kind_[p0] != kPidS) continue;
     bool gather = true;
     int real = 0;
     for (int i = 0; i < count && gather; ++i) {

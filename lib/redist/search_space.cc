@@ -9,12 +9,6 @@ namespace dtplan::redist {
 using placement::Placement;
 using placement::ReduceOp;
 
-namespace {
-
-constexpr std::uint8_t kR = 0, kP = 1, kS = 2, kSS = 3;
-
-}  // namespace
-
 core::Status SearchSpace::setup(const MeshContext& mesh, std::span<const std::int64_t> shape,
                                 core::DType dtype, const RedistState& src, const RedistState& dst,
                                 bool flattened_moves) {
@@ -50,7 +44,9 @@ core::Status SearchSpace::setup(const MeshContext& mesh, std::span<const std::in
   std::sort(ops.begin(), ops.end());
   ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
   for (ReduceOp op : ops) table_.push_back(Placement::partial(op));
+  shard_pids_.clear();
   for (std::size_t t = 0; t < shape.size(); ++t) {
+    shard_pids_.push_back(static_cast<std::uint8_t>(table_.size()));
     table_.push_back(Placement::shard(static_cast<std::int32_t>(t)));
   }
   for (const Placement& p : strided) table_.push_back(p);
@@ -60,21 +56,21 @@ core::Status SearchSpace::setup(const MeshContext& mesh, std::span<const std::in
         std::to_string(shape.size()) + " needs " + std::to_string(table_.size()) +
         "); use the greedy planner");
   }
-  kind_.assign(table_.size(), kR);
+  kind_.assign(table_.size(), kPidR);
   tdim_.assign(table_.size(), -1);
   sum_pid_ = 0xff;
   for (std::size_t i = 0; i < table_.size(); ++i) {
     const Placement& p = table_[i];
     const auto id = static_cast<std::uint8_t>(i);
     if (p.is_partial()) {
-      kind_[i] = kP;
+      kind_[i] = kPidP;
       partial_pids_.push_back(id);
       if (p.reduce_op() == ReduceOp::kSum) sum_pid_ = id;
     } else if (p.is_shard()) {
-      kind_[i] = kS;
+      kind_[i] = kPidS;
       tdim_[i] = p.dim();
     } else if (p.is_strided_shard()) {
-      kind_[i] = kSS;
+      kind_[i] = kPidSS;
       tdim_[i] = p.dim();
       strided_pids_.push_back(id);
     }
@@ -83,6 +79,7 @@ core::Status SearchSpace::setup(const MeshContext& mesh, std::span<const std::in
     dst_pid_[static_cast<std::size_t>(m)] = pid_of(dst.placements[static_cast<std::size_t>(m)]);
   chains_.clear();
   ml_.assign(shape.begin(), shape.end());
+  orders_of(encode(dst), dst_orders_);
   return {};
 }
 
@@ -151,7 +148,7 @@ std::int64_t SearchSpace::chain_max(std::int32_t t, const std::uint8_t* dims,
   // Nested torch.chunk ceilings compose: ceil(ceil(L/a)/b) = ceil(L/(ab)).
   std::int64_t product = 1;
   for (int i = 0; i < len; ++i) {
-    if (kind_[pids[i]] != kS) return chain(t, dims, pids, len).max_length;
+    if (kind_[pids[i]] != kPidS) return chain(t, dims, pids, len).max_length;
     product = std::min<std::int64_t>(product * sizes_[dims[i]], std::int64_t{1} << 62);
   }
   return ceil_div(shape_[static_cast<std::size_t>(t)], product);
@@ -170,7 +167,7 @@ void SearchSpace::load(StateKey key) {
     const auto um = static_cast<std::size_t>(m);
     pid_[um] = static_cast<std::uint8_t>(key.placements >> (8 * m));
     pos_[um] = static_cast<std::uint8_t>((key.positions >> (4 * m)) & 0xf);
-    if (kind_[pid_[um]] < kS) continue;
+    if (kind_[pid_[um]] < kPidS) continue;
     shards *= static_cast<double>(sizes_[um]);
     const std::int32_t t = tdim_[pid_[um]];
     int k = td_index(t);
@@ -211,6 +208,54 @@ StepQuery SearchSpace::query(const Move& mv) const {
   q.avg_scale = mv.avg_scale;
   q.divides = mv.kind == StepKind::kLocalPartition && mv.dst == Placement::partial();
   return q;
+}
+
+void SearchSpace::orders_of(StateKey key, Orders& o) const {
+  o.count = 0;
+  for (int m = 0; m < ndim_; ++m) {
+    const auto p = static_cast<std::uint8_t>(key.placements >> (8 * m));
+    if (kind_[p] < kPidS || sizes_[static_cast<std::size_t>(m)] == 1) continue;
+    int s = 0;
+    while (s < o.count && o.tensor_dim[static_cast<std::size_t>(s)] != tdim_[p]) ++s;
+    if (s == o.count) {
+      o.tensor_dim[static_cast<std::size_t>(o.count++)] = tdim_[p];
+      o.length[static_cast<std::size_t>(s)] = 0;
+    }
+    o.dims[static_cast<std::size_t>(s)][(key.positions >> (4 * m)) & 0xf] =
+        static_cast<std::uint8_t>(m);
+    ++o.length[static_cast<std::size_t>(s)];
+  }
+}
+
+std::uint32_t SearchSpace::misplaced(StateKey key) const {
+  Orders cur;  // deliberately uninitialised arrays: only [0, count) and [0, length) are read
+  orders_of(key, cur);
+  std::uint32_t out = 0;
+  for (int i = 0; i < cur.count; ++i) {
+    const auto ci = static_cast<std::size_t>(i);
+    int di = 0;
+    while (di < dst_orders_.count &&
+           dst_orders_.tensor_dim[static_cast<std::size_t>(di)] != cur.tensor_dim[ci]) {
+      ++di;
+    }
+    const int dst_length =
+        di < dst_orders_.count ? dst_orders_.length[static_cast<std::size_t>(di)] : 0;
+    int k = 0;
+    for (; k < cur.length[ci] && k < dst_length; ++k) {
+      const std::uint8_t m = cur.dims[ci][static_cast<std::size_t>(k)];
+      if (dst_orders_.dims[static_cast<std::size_t>(di)][static_cast<std::size_t>(k)] != m ||
+          static_cast<std::uint8_t>(key.placements >> (8 * m)) != dst_pid_[m]) {
+        break;
+      }
+    }
+    for (; k < cur.length[ci]; ++k) {
+      const std::uint8_t m = cur.dims[ci][static_cast<std::size_t>(k)];
+      if (static_cast<std::uint8_t>(key.placements >> (8 * m)) == dst_pid_[m]) {
+        out |= std::uint32_t{1} << m;
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace dtplan::redist

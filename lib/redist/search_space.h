@@ -43,6 +43,9 @@ namespace dtplan::redist {
 
 inline constexpr int kMaxSearchDims = 8;
 
+// The kinds of placement ids; kAnyShard matches S and _S.
+enum PidKind : std::uint8_t { kPidR, kPidP, kPidS, kPidSS, kAnyShard = 0xff };
+
 struct StateKey {
   std::uint64_t placements = 0;  // 8 bits per mesh dim
   std::uint32_t positions = 0;   // 4 bits per mesh dim
@@ -98,6 +101,12 @@ class SearchSpace {
   }
   [[nodiscard]] std::uint8_t dst_pid(int m) const { return dst_pid_[static_cast<std::size_t>(m)]; }
 
+  // The mesh dims (bit mask) that hold the target's placement but sit in their tensor dim's order
+  // at or after the first position where it differs from the target's order: each of them must
+  // be removed from the order (a gather or all_to_all) before the target can be reached, since
+  // orders change only at their end. Splits of size 1 do not count.
+  [[nodiscard]] std::uint32_t misplaced(StateKey key) const;
+
   [[nodiscard]] int ndim() const { return ndim_; }
   [[nodiscard]] bool has_partial_ops() const { return !partial_pids_.empty(); }
   [[nodiscard]] bool partial_sum_only() const;
@@ -141,12 +150,24 @@ class SearchSpace {
   bool flattened_moves_ = false;
 
   std::vector<placement::Placement> table_;  // placement id -> placement
-  std::vector<std::uint8_t> kind_;           // 0 R, 1 P, 2 S, 3 _S
+  std::vector<std::uint8_t> kind_;           // PidKind
   std::vector<std::int32_t> tdim_;           // tensor dim of S/_S ids
+  std::vector<std::uint8_t> shard_pids_;     // S(t) for t = 0, 1, ...
   std::vector<std::uint8_t> partial_pids_;
   std::vector<std::uint8_t> strided_pids_;
   std::uint8_t sum_pid_ = 0xff;  // P(sum) if in the table
+  // The orders of a key's tensor dims (splits of size > 1): `count` tensor dims, each with
+  // `length` mesh dims in order.
+  struct Orders {
+    int count = 0;
+    std::array<std::int32_t, kMaxSearchDims> tensor_dim;
+    std::array<std::uint8_t, kMaxSearchDims> length;
+    std::array<std::array<std::uint8_t, kMaxSearchDims>, kMaxSearchDims> dims;
+  };
+  void orders_of(StateKey key, Orders& out) const;
+
   std::array<std::uint8_t, kMaxSearchDims> dst_pid_{};
+  Orders dst_orders_;
   FlatMap<ChainKey, ChainStats, ChainKeyHash> chains_{6};
 
   // The current state.

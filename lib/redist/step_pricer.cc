@@ -28,12 +28,7 @@ StepQuery query_from_lengths(StepKind kind, std::uint32_t mesh_dims, int flatten
     local = sat_mul(local, before[t]);
     written = sat_mul(written, static_cast<std::int32_t>(t) == dst_dim ? dst_after : before[t]);
   }
-  StepQuery q;
-  q.kind = kind;
-  q.mesh_dims = mesh_dims;
-  q.flattened = flattened;
-  q.local_bytes = local;
-  q.ideal_bytes = ideal_bytes;
+  StepQuery q{kind, mesh_dims, flattened, 0, local, ideal_bytes, 1, false};
   switch (kind) {
     case StepKind::kAllGather:
     case StepKind::kAllReduce:
@@ -107,13 +102,14 @@ core::Result<StepQuery> make_query(const MeshContext& mesh, std::span<const std:
 std::uint64_t StepPricer::Hash::operator()(const StepQuery& q) const {
   std::uint64_t bits = 0;
   std::memcpy(&bits, &q.ideal_bytes, sizeof bits);
-  std::uint64_t h =
-      mix64(static_cast<std::uint64_t>(q.kind) | (std::uint64_t{q.mesh_dims} << 8) |
-            (static_cast<std::uint64_t>(q.flattened + 1) << 40) | (std::uint64_t{q.divides} << 63));
-  h = mix64(h ^ static_cast<std::uint64_t>(q.bytes));
-  h = mix64(h ^ static_cast<std::uint64_t>(q.local_bytes));
-  h = mix64(h ^ bits);
-  return mix64(h ^ static_cast<std::uint64_t>(q.avg_scale));
+  // One finalising mix over odd-multiplier products of the fields (equal keys compare in full).
+  const std::uint64_t tag = static_cast<std::uint64_t>(q.kind) | (std::uint64_t{q.mesh_dims} << 8) |
+                            (static_cast<std::uint64_t>(q.flattened + 1) << 40) |
+                            (std::uint64_t{q.divides} << 63);
+  return mix64(tag ^ static_cast<std::uint64_t>(q.bytes) * 0x9e3779b97f4a7c15ULL ^
+               static_cast<std::uint64_t>(q.local_bytes) * 0xc2b2ae3d27d4eb4fULL ^
+               bits * 0x165667b19e3779f9ULL ^
+               static_cast<std::uint64_t>(q.avg_scale) * 0x27d4eb2f165667c5ULL);
 }
 
 core::Result<PricedQuery> StepPricer::price(const StepQuery& query) {

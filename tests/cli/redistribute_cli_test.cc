@@ -15,19 +15,11 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json json_of(const std::string& args) {
-  CliResult r = run_cli("redistribute " + args + " --json");
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  CHECK(r.err.empty());
-  return Json::parse(r.out);
+  return Json::parse(cli_output("redistribute " + args + " --json"));
 }
 
 std::string failure(const std::string& args, int code) {
-  CliResult r = run_cli("redistribute " + args);
-  INFO(r.err);
-  CHECK(r.exit_code == code);
-  CHECK(r.out.empty());
-  return r.err;
+  return cli_failure("redistribute " + args, code);
 }
 
 bool has(const std::string& text, const std::string& part) {
@@ -39,19 +31,17 @@ const std::string kABC = "--mesh 2,2,2 --names A,B,C --shape 16,16,16 ";
 
 TEST_CASE("dtplan redistribute --json: a merged all_reduce on a flattened mesh") {
   Json j = json_of(kABC + "--flatten A,C --from 'P(sum),R,P(sum)' --to R,R,R");
-  std::vector<std::string> keys;
-  for (const auto& [key, value] : j.items()) keys.push_back(key);
-  CHECK(keys == std::vector<std::string>{"mesh", "tensor", "src", "dst", "planner",
-                                         "requested_planner", "model", "merge", "steps",
-                                         "comm_counts", "total_cost_us", "warnings", "trace"});
+  CHECK(json_keys(j.dump()) == std::vector<std::string>{"mesh", "tensor", "src", "dst", "planner",
+                                                        "requested_planner", "model", "merge",
+                                                        "steps", "comm_counts", "total_cost_us",
+                                                        "warnings", "trace"});
   CHECK(j["comm_counts"].dump() ==
         R"({"all_gather":0,"all_reduce":1,"reduce_scatter":0,"all_to_all":0})");
   REQUIRE(j["steps"].size() == 1);
-  std::vector<std::string> step_keys;
-  for (const auto& [key, value] : j["steps"][0].items()) step_keys.push_back(key);
-  CHECK(step_keys == std::vector<std::string>{"collective", "mesh_dims", "flattened_mesh",
-                                              "group_size", "bytes", "cost_us", "algorithm",
-                                              "protocol", "src", "dst", "avg_scale", "state"});
+  CHECK(json_keys(j["steps"][0].dump()) ==
+        std::vector<std::string>{"collective", "mesh_dims", "flattened_mesh", "group_size", "bytes",
+                                 "cost_us", "algorithm", "protocol", "src", "dst", "avg_scale",
+                                 "state"});
   CHECK(j["steps"][0]["flattened_mesh"] == "A_C");
   CHECK(j["steps"][0]["mesh_dims"] == Json({0, 2}));
   CHECK(j["trace"] == "P(sum)RP(sum)-->RRR");

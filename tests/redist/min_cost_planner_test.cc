@@ -131,7 +131,9 @@ TEST_CASE("min-cost: optimal against an exhaustive enumeration on small meshes")
   }
 }
 
-TEST_CASE("min-cost: A* returns exactly Dijkstra's plan, expanding fewer states") {
+// (Ties of f can make A* expand a few more states than Dijkstra on a single request, e.g. with
+// an empty tensor where every step costs its latency; in total it expands far fewer.)
+TEST_CASE("min-cost: A* returns exactly Dijkstra's plan, expanding fewer states in total") {
   std::mt19937_64 rng(1234);
   std::size_t astar = 0, dijkstra = 0;
   for (int i = 0; i < 60; ++i) {
@@ -149,7 +151,6 @@ TEST_CASE("min-cost: A* returns exactly Dijkstra's plan, expanding fewer states"
     SearchResult y = f.plan(req.src.shape(), a, b, {true, Heuristic::kNone});
     CHECK(x.cost_ps == y.cost_ps);
     CHECK(x.steps == y.steps);
-    CHECK(x.settled <= y.settled);
     astar += x.settled;
     dijkstra += y.settled;
   }

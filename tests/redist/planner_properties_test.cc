@@ -30,53 +30,6 @@ using Coord = std::vector<std::int64_t>;
 
 std::int64_t ps(double us) { return std::llround(us * 1e6); }
 
-// Applies one step to every rank's local shape.
-void simulate(const Transform& t, const Ints& mesh, std::map<Coord, Ints>& shapes) {
-  std::map<Coord, Ints> next = shapes;
-  std::uint32_t mask = 0;
-  for (std::int32_t m : t.mesh_dims) mask |= 1U << m;
-  for (auto& [coord, shape] : next) {
-    // The group: coordinates that differ from `coord` only on the step's mesh dims, row-major
-    // over them (ascending dims), and this rank's index in it.
-    std::int64_t n = 1, index = 0;
-    for (std::int32_t m : t.mesh_dims) {
-      n *= mesh[static_cast<std::size_t>(m)];
-      index = index * mesh[static_cast<std::size_t>(m)] + coord[static_cast<std::size_t>(m)];
-    }
-    if (t.src.is_shard_like()) {  // gather the source dim: the group's pieces side by side
-      std::int64_t total = 0;
-      for (const auto& [other, s] : shapes) {
-        bool same = true;
-        for (std::size_t m = 0; m < mesh.size(); ++m) {
-          if (!((mask >> m) & 1U) && other[m] != coord[m]) same = false;
-        }
-        if (same) total += s[static_cast<std::size_t>(t.src.dim())];
-      }
-      shape[static_cast<std::size_t>(t.src.dim())] = total;
-    }
-    if (t.dst.is_shard_like()) {  // split the target dim over the (flat) group
-      auto& len = shape[static_cast<std::size_t>(t.dst.dim())];
-      len = placement::split_length(t.dst, len, n, index);
-    }
-  }
-  shapes = std::move(next);
-}
-
-// Simulates the plan's steps from src's local shapes; returns the mismatch, or "".
-std::string check_shapes(const RedistPlan& plan, const Ints& mesh) {
-  std::map<Coord, Ints> shapes;
-  testing::for_each_coord(mesh, [&](std::span<const std::int64_t> c) {
-    shapes[Coord(c.begin(), c.end())] = placement::local_shape(plan.src, mesh, c).value();
-  });
-  for (const PlanStep& s : plan.steps) simulate(s.transform, mesh, shapes);
-  for (const auto& [coord, shape] : shapes) {
-    if (shape != placement::local_shape(plan.dst, mesh, coord).value()) {
-      return "rank at " + core::format_int_list(coord) + " holds " + core::format_int_list(shape);
-    }
-  }
-  return "";
-}
-
 struct Setup {
   testing::RandomRequest req;
   MeshContext ctx;
@@ -123,7 +76,7 @@ TEST_CASE("planner properties: plans reach dst on every rank; min-cost <= greedy
       for (bool merge : {true, false}) {
         RedistPlan plan = must_plan(*p, s.req.src, s.req.dst, {planner, merge});
         INFO(planner_name(planner) << (merge ? " merged" : " unmerged") << ": " << plan.trace);
-        CHECK(check_shapes(plan, s.req.mesh) == "");
+        CHECK(testing::check_rank_shapes(plan, s.req.mesh) == "");
         plans.emplace(std::pair{planner, merge}, std::move(plan));
       }
     }
@@ -137,6 +90,10 @@ TEST_CASE("planner properties: plans reach dst on every rank; min-cost <= greedy
     if (auto g = plans.find({PlannerKind::kGreedy, true}); g != plans.end()) {
       ++greedy_cases;
       const RedistPlan& greedy_unmerged = plans.at({PlannerKind::kGreedy, false});
+      CHECK(equivalent(g->second.steps.empty() ? g->second.start : g->second.steps.back().state,
+                       greedy_unmerged.steps.empty() ? greedy_unmerged.start
+                                                     : greedy_unmerged.steps.back().state,
+                       s.req.mesh));
       CHECK(ps(exact.total_cost_us) <= ps(g->second.total_cost_us));
       CHECK(ps(exact.total_cost_us) <= ps(greedy_unmerged.total_cost_us));
       CHECK(ps(exact_unmerged.total_cost_us) <= ps(greedy_unmerged.total_cost_us));

@@ -62,6 +62,32 @@ TEST_CASE("planner: comm counts of the 6.1 cases") {
   }
 }
 
+// The local shape of every rank after the plan, row-major over the mesh.
+std::vector<Ints> shapes_after(const RedistPlan& plan) {
+  std::vector<Ints> out;
+  for (const auto& [coord, shape] : testing::rank_shapes_after(plan)) out.push_back(shape);
+  CHECK(testing::check_rank_shapes(plan, plan.mesh.shape) == "");
+  return out;
+}
+
+TEST_CASE("planner: the uneven local sizes of 6.1 (cases 1, 6, 13, 15, 27-29)") {
+  auto one = make_planner(mesh_context({4}, {}), CostModelKind::kNccl);
+  using V = std::vector<Ints>;
+  CHECK(shapes_after(*plan(*one, {13, 3}, "S(0)", "R")) == V(4, Ints{13, 3}));
+  CHECK(shapes_after(*plan(*one, {13, 3}, "R", "S(0)")) == V{{4, 3}, {4, 3}, {4, 3}, {1, 3}});
+  CHECK(shapes_after(*plan(*one, {3, 14}, "R", "S(1)")) == V{{3, 4}, {3, 4}, {3, 4}, {3, 2}});
+  CHECK(shapes_after(*plan(*one, {13, 3}, "P(sum)", "S(0)")) == V{{4, 3}, {4, 3}, {4, 3}, {1, 3}});
+  CHECK(shapes_after(*plan(*one, {2, 8}, "R", "S(0)")) == V{{1, 8}, {1, 8}, {0, 8}, {0, 8}});
+  CHECK(shapes_after(*plan(*one, {2, 8}, "S(0)", "R")) == V(4, Ints{2, 8}));
+  CHECK(shapes_after(*plan(*one, {2, 8}, "S(0)", "S(1)")) == V(4, Ints{2, 2}));
+  auto two = make_planner(mesh_context({2, 2}, {}), CostModelKind::kNccl);
+  for (const Ints& shape : {Ints{10, 5}, Ints{9, 5}, Ints{3, 5}, Ints{1, 3}}) {
+    for (const char* src : {"S(0),S(0)", "S(0),S(1)"}) {
+      CHECK(shapes_after(*plan(*two, shape, src, "R,R")) == V(4, shape));
+    }
+  }
+}
+
 TEST_CASE("planner: the flattened trace of 4.4") {
   auto p = make_planner(mesh_context({2, 2}, {"A", "B"}, {{"A", "B"}}), CostModelKind::kNccl);
   auto r = plan(*p, {8, 8}, "S(0),S(0)", "R,R");

@@ -4,6 +4,8 @@
 
 #include "core/strings.h"
 #include "mesh/mesh_ops.h"
+#include "placement/chunk.h"
+#include "placement/local_shape.h"
 #include "placement/placement_text.h"
 #include "support/placement_specs.h"
 #include "support/profiles.h"
@@ -123,6 +125,62 @@ RandomRequest random_request(std::mt19937_64& rng, bool strided, bool shuffle_or
     return {a.mesh_sizes, a.spec, supported_dst(a.spec, *spec, a.mesh_sizes)};
   }
   return {a.mesh_sizes, a.spec, a.spec};
+}
+
+namespace {
+
+using Coord = std::vector<std::int64_t>;
+
+// Applies one step to every rank's local shape.
+void simulate(const redist::Transform& t, const Ints& mesh, std::map<Coord, Ints>& shapes) {
+  std::map<Coord, Ints> next = shapes;
+  std::uint32_t mask = 0;
+  for (std::int32_t m : t.mesh_dims) mask |= 1U << m;
+  for (auto& [coord, shape] : next) {
+    // This rank's group: coordinates equal off the step's mesh dims, row-major over them.
+    std::int64_t n = 1, index = 0;
+    for (std::int32_t m : t.mesh_dims) {
+      n *= mesh[static_cast<std::size_t>(m)];
+      index = index * mesh[static_cast<std::size_t>(m)] + coord[static_cast<std::size_t>(m)];
+    }
+    if (t.src.is_shard_like()) {  // gather the source dim: the group's pieces side by side
+      std::int64_t total = 0;
+      for (const auto& [other, s] : shapes) {
+        bool same = true;
+        for (std::size_t m = 0; m < mesh.size(); ++m) {
+          if (!((mask >> m) & 1U) && other[m] != coord[m]) same = false;
+        }
+        if (same) total += s[static_cast<std::size_t>(t.src.dim())];
+      }
+      shape[static_cast<std::size_t>(t.src.dim())] = total;
+    }
+    if (t.dst.is_shard_like()) {  // split the target dim over the (flat) group
+      auto& len = shape[static_cast<std::size_t>(t.dst.dim())];
+      len = placement::split_length(t.dst, len, n, index);
+    }
+  }
+  shapes = std::move(next);
+}
+
+}  // namespace
+
+std::map<std::vector<std::int64_t>, Ints> rank_shapes_after(const redist::RedistPlan& plan) {
+  const Ints& mesh = plan.mesh.shape;
+  std::map<Coord, Ints> shapes;
+  for_each_coord(mesh, [&](std::span<const std::int64_t> c) {
+    shapes[Coord(c.begin(), c.end())] = placement::local_shape(plan.src, mesh, c).value();
+  });
+  for (const redist::PlanStep& s : plan.steps) simulate(s.transform, mesh, shapes);
+  return shapes;
+}
+
+std::string check_rank_shapes(const redist::RedistPlan& plan, const Ints& mesh) {
+  for (const auto& [coord, shape] : rank_shapes_after(plan)) {
+    if (shape != placement::local_shape(plan.dst, mesh, coord).value()) {
+      return "rank at " + core::format_int_list(coord) + " holds " + core::format_int_list(shape);
+    }
+  }
+  return "";
 }
 
 }  // namespace dtplan::testing

@@ -4,6 +4,7 @@
 // ("0:P(sum)->R 2:P(sum)->R", "0,2:P(sum)->R@A_C"), and random requests for property tests.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -53,5 +54,15 @@ RandomRequest random_request(std::mt19937_64& rng, bool strided, bool shuffle_or
 // (shard -> P, P(x) -> P(y)) by Replicate.
 placement::TensorSpec supported_dst(const placement::TensorSpec& src,
                                     const placement::TensorSpec& dst, const Ints& mesh);
+
+// Every rank's local shape after the plan's steps, simulated step by step from src's local
+// shapes independently of the planner's bookkeeping: a gather sums the pieces of its group (the
+// ranks differing only on the step's mesh dims), a scatter or chunk splits the target dim with
+// torch.chunk (or the strided rule) over the group, a flattened one over the whole group with the
+// row-major index of the merged dims.
+std::map<std::vector<std::int64_t>, Ints> rank_shapes_after(const redist::RedistPlan& plan);
+
+// "" when rank_shapes_after(plan) is dst's local shape on every rank, else the first mismatch.
+std::string check_rank_shapes(const redist::RedistPlan& plan, const Ints& mesh);
 
 }  // namespace dtplan::testing
