@@ -15,9 +15,12 @@
 //   with merging on, one collective on a user-created flattened mesh over several dims, exactly
 //     where the merge pass (merge_pass.h) would merge the equivalent sequential steps.
 // Edge weights are StepPricer prices in integer picoseconds. The search is A* with an admissible,
-// consistent heuristic (per unfinished mesh dim, the cheapest move that could leave its current
-// placement, priced at the smallest byte count any step can have; a flattened move's cost is
-// shared among its dims), so the plan is a cheapest one. Ties, as written rules:
+// consistent heuristic: every mesh dim whose placement differs from the target's needs a move
+// that takes it away from its current class (R, P, shard-like), and every dim that holds its
+// target Shard but sits at or after the first difference of its tensor dim's order needs a
+// removal and a move back; each such move is priced at the smallest byte count any step can have
+// (a flattened move's cost shared among its dims). So the plan is a cheapest one. Ties, as
+// written rules:
 //   1. the least total cost (integer ps);
 //   2. then the fewest steps;
 //   3. then the lexicographically smallest sequence of move ordinals, where a move's ordinal is
