@@ -6,9 +6,7 @@
 //   dtplan mesh --mesh configs/meshes/8x8.json
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +18,7 @@
 #include "mesh/device_mesh.h"
 #include "mesh/mesh_io.h"
 #include "mesh/mesh_ops.h"
+#include "mesh_arg.h"
 #include "output.h"
 
 namespace dtplan::cli {
@@ -38,19 +37,6 @@ struct Options {
   std::string unflatten;
   bool json = false;
 };
-
-// "dp,tp" or "dp,tp=NAME".
-core::Result<mesh::FlattenSpec> parse_flatten(const std::string& text) {
-  std::string what = "--flatten " + text;
-  std::size_t eq = text.find('=');
-  mesh::FlattenSpec spec;
-  DTPLAN_TRY(spec.dims, core::parse_name_list(text.substr(0, eq), what));
-  if (eq != std::string::npos) {
-    spec.name = std::string(core::trim(text.substr(eq + 1)));
-    if (spec.name.empty()) return core::Error::bad_input(what + ": the name after '=' is empty");
-  }
-  return spec;
-}
 
 struct UnflattenSpec {
   std::string dim;  // a name, or an index when all digits
@@ -90,11 +76,7 @@ core::Result<mesh::MeshConfig> read_config(const Options& o) {
     if (!o.shape.empty() || !o.names.empty() || !o.ranks.empty()) {
       return core::Error::bad_input("--mesh: cannot be combined with --shape, --names or --ranks");
     }
-    std::ifstream in(o.mesh_file, std::ios::binary);
-    if (!in) return core::Error::bad_input("--mesh: cannot read the mesh file " + o.mesh_file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    DTPLAN_TRY(config, mesh::parse_mesh_config(text.str(), o.mesh_file));
+    DTPLAN_TRY(config, read_mesh_file(o.mesh_file, "--mesh"));
   } else {
     if (o.shape.empty()) {
       return core::Error::bad_input("--shape: required (e.g. --shape 2,2,2), or --mesh FILE");
@@ -107,10 +89,7 @@ core::Result<mesh::MeshConfig> read_config(const Options& o) {
       DTPLAN_TRY(config.ranks, core::parse_int_list(o.ranks, "--ranks"));
     }
   }
-  for (const std::string& f : o.flatten) {
-    DTPLAN_TRY(mesh::FlattenSpec spec, parse_flatten(f));
-    config.flatten.push_back(std::move(spec));
-  }
+  DTPLAN_CHECK(add_flatten_args(config, o.flatten));
   return config;
 }
 
@@ -159,18 +138,7 @@ std::string mesh_title(const std::string& what, const DeviceMesh& m) {
 int run_mesh(const Options& o) {
   auto config = read_config(o);
   if (!config.ok()) return report("mesh", config.error());
-  std::size_t file_flattens = o.mesh_file.empty() ? 0 : config->flatten.size() - o.flatten.size();
-  auto label = [&](std::string_view field, std::size_t i) -> std::string {
-    if (field == "flatten" && i >= file_flattens)
-      return "--flatten " + o.flatten[i - file_flattens];
-    if (!o.mesh_file.empty()) {
-      std::string name(field);
-      if (field == "flatten") name += "[" + std::to_string(i) + "]";
-      return o.mesh_file + ": field '" + name + "'";
-    }
-    return "--" + std::string(field);
-  };
-  auto loaded = mesh::build_mesh(*config, label);
+  auto loaded = build_mesh_arg(*config, o.mesh_file, o.flatten);
   if (!loaded.ok()) return report("mesh", loaded.error());
   const DeviceMesh& root = loaded->root;
 

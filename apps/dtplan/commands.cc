@@ -6,6 +6,7 @@ namespace dtplan::cli {
 
 // Declarations of the setup functions of cmd_<name>.cc, one per line, in table order.
 Action setup_mesh(CLI::App& app);
+Action setup_redistribute(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
 
@@ -14,6 +15,8 @@ const Command kCommands[] = {
     // {"name", "one-line summary", setup_name},
     {"mesh", "DeviceMesh layouts and every process group of its dims and flattened meshes",
      setup_mesh},
+    {"redistribute", "Plan, price and trace a DTensor redistribution between two placements",
+     setup_redistribute},
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
     {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs", setup_calibrate},
     {"", "", nullptr},  // sentinel, not listed

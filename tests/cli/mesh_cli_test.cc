@@ -13,19 +13,12 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json json_of(const std::string& args) {
-  CliResult r = run_cli("mesh " + args + " --json");
-  INFO(r.err);
-  REQUIRE(r.exit_code == 0);
-  return Json::parse(r.out);
+  return Json::parse(cli_output("mesh " + args + " --json"));
 }
 
 // Runs a command that must fail with `code`; returns its stderr.
 std::string failure(const std::string& args, int code = 2) {
-  CliResult r = run_cli("mesh " + args);
-  INFO(r.err);
-  CHECK(r.exit_code == code);
-  CHECK(r.out.empty());
-  return r.err;
+  return cli_failure("mesh " + args, code);
 }
 
 bool has(const std::string& text, const std::string& part) {

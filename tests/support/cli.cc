@@ -1,10 +1,12 @@
 #include "support/cli.h"
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace dtplan::testing {
@@ -42,6 +44,29 @@ CliResult run_cli(const std::string& args) {
 
 std::string source_path(const std::string& relative) {
   return std::string(DTPLAN_SOURCE_DIR) + "/" + relative;
+}
+
+std::string cli_output(const std::string& args) {
+  CliResult r = run_cli(args);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());
+  return r.out;
+}
+
+std::string cli_failure(const std::string& args, int code) {
+  CliResult r = run_cli(args);
+  INFO(r.err);
+  CHECK(r.exit_code == code);
+  CHECK(r.out.empty());
+  return r.err;
+}
+
+std::vector<std::string> json_keys(const std::string& object_text) {
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(object_text);
+  std::vector<std::string> out;
+  for (const auto& [key, value] : doc.items()) out.push_back(key);
+  return out;
 }
 
 }  // namespace dtplan::testing

@@ -2,6 +2,7 @@
 // Runs the built dtplan executable with arguments and captures its exit code, stdout and stderr.
 
 #include <string>
+#include <vector>
 
 namespace dtplan::testing {
 
@@ -14,6 +15,15 @@ struct CliResult {
 // `args` is appended to the executable path and run by /bin/sh from the source directory, so
 // relative paths such as configs/meshes/8x8.json work and quoting follows the shell.
 CliResult run_cli(const std::string& args);
+
+// The stdout of `dtplan <args>`, which must exit 0 with nothing on stderr (checked).
+std::string cli_output(const std::string& args);
+
+// The stderr of `dtplan <args>`, which must exit with `code` and print nothing on stdout (checked).
+std::string cli_failure(const std::string& args, int code);
+
+// The keys of a JSON object's text, in document order.
+std::vector<std::string> json_keys(const std::string& object_text);
 
 // Path of a file under the source tree, e.g. source_path("configs/meshes/8x8.json").
 std::string source_path(const std::string& relative);

@@ -1,0 +1,342 @@
+#include "redist/min_cost_planner.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <limits>
+#include <optional>
+
+#include "redist/search_space.h"
+
+namespace dtplan::redist {
+
+namespace {
+
+constexpr std::int64_t kInf = std::numeric_limits<std::int64_t>::max();
+
+struct HeapEntry {
+  std::int64_t f = 0;
+  std::int32_t steps = 0;
+  std::int32_t node = 0;
+};
+
+// Min-heap order: f, then steps, then node index (any total order works: the result is extracted
+// from all optimal paths afterwards).
+struct HeapAfter {
+  bool operator()(const HeapEntry& a, const HeapEntry& b) const {
+    if (a.f != b.f) return a.f > b.f;
+    if (a.steps != b.steps) return a.steps > b.steps;
+    return a.node > b.node;
+  }
+};
+
+// An optimal edge of the search, for the path extraction.
+struct Link {
+  std::int32_t parent, ordinal, child;
+};
+
+struct ParentEdge {
+  std::int32_t parent = -1;
+  std::int32_t ordinal = 0;
+  std::int32_t next = -1;  // the node's next optimal parent edge, or -1
+};
+
+}  // namespace
+
+// Placement classes of the heuristic's bounds.
+constexpr std::size_t kClassR = 0, kClassP = 1, kClassS = 2;
+
+struct MinCostPlanner::Impl {
+  explicit Impl(StepPricer& p) : pricer(p) {}
+
+  StepPricer& pricer;
+  SearchSpace space;
+  FlatMap<StateKey, std::int32_t, StateKeyHash> index{10};
+  std::vector<StateKey> keys;
+  std::vector<std::int64_t> g;
+  std::vector<std::int64_t> h;
+  std::vector<std::int32_t> steps;
+  std::vector<std::int32_t> head;  // first optimal parent edge
+  std::vector<std::uint8_t> closed;
+  std::vector<ParentEdge> edges;
+  std::vector<HeapEntry> heap;
+  std::vector<Link> links;  // path extraction scratch
+  std::vector<std::int32_t> stack;
+  std::vector<std::uint8_t> on_path;
+  // The heuristic's per mesh dim lower bounds by placement class (R, P, shard-like).
+  std::array<std::array<std::int64_t, 3>, kMaxSearchDims> bound{};
+  bool use_heuristic = true;
+  bool flattened = true;
+  std::optional<core::Error> error;
+
+  std::int32_t node_of(StateKey key, bool& added) {
+    auto [slot, fresh] = index.insert(key, static_cast<std::int32_t>(keys.size()));
+    added = fresh;
+    if (fresh) {
+      keys.push_back(key);
+      g.push_back(kInf);
+      steps.push_back(0);
+      head.push_back(-1);
+      closed.push_back(0);
+      h.push_back(0);
+    }
+    return *slot;
+  }
+
+  // The heuristic: for each mesh dim whose placement differs from the target's, the cheapest
+  // move that could take it away from its current placement class; for a dim that holds the
+  // target's placement but must first leave its tensor dim's order (SearchSpace::misplaced), the
+  // cheapest removal plus the cheapest move from the class it then has (R or shard-like: it has
+  // to come back). Consistent: a move drops a dim's term by at most the move's cost (share).
+  std::int64_t heuristic(StateKey key) const {
+    if (!use_heuristic) return 0;
+    const std::uint32_t moved = space.misplaced(key);
+    std::int64_t out = 0;
+    for (int m = 0; m < space.ndim(); ++m) {
+      const auto& b = bound[static_cast<std::size_t>(m)];
+      const auto p = static_cast<std::uint8_t>(key.placements >> (8 * m));
+      if ((moved >> m) & 1U) {
+        out += b[kClassS] + std::min(b[kClassR], b[kClassS]);
+      } else if (p != space.dst_pid(m)) {
+        out += b[static_cast<std::size_t>(space.placement_class(p))];
+      }
+    }
+    return out;
+  }
+
+  core::Status compute_bounds();
+  core::Result<std::int64_t> price(const Move& mv) {
+    DTPLAN_TRY(PricedQuery p, pricer.price(space.query(mv)));
+    return p.cost_ps;
+  }
+};
+
+namespace {
+
+// Relaxes every move of the loaded state from node u.
+class Relax final : public MoveVisitor {
+ public:
+  Relax(MinCostPlanner::Impl& s, std::int32_t u) : s_(s), u_(u) {}
+  bool visit(const Move& mv) override;
+
+ private:
+  MinCostPlanner::Impl& s_;
+  std::int32_t u_;
+  std::int32_t ordinal_ = 0;
+};
+
+// Finds the move with a given ordinal.
+class Pick final : public MoveVisitor {
+ public:
+  explicit Pick(std::int32_t ordinal) : want_(ordinal) {}
+  bool visit(const Move& mv) override {
+    if (seen_++ != want_) return true;
+    found = mv;
+    return false;
+  }
+  std::optional<Move> found;
+
+ private:
+  std::int32_t want_;
+  std::int32_t seen_ = 0;
+};
+
+Transform to_transform(const Move& mv, const MeshContext& mesh) {
+  Transform t{mv.kind, {}, mv.src, mv.dst, {}, mv.avg_scale};
+  for (int m = 0; m < 32; ++m) {
+    if ((mv.mask >> m) & 1U) t.mesh_dims.push_back(m);
+  }
+  if (mv.flattened >= 0)
+    t.flattened_mesh = mesh.flattened()[static_cast<std::size_t>(mv.flattened)].name;
+  return t;
+}
+
+}  // namespace
+
+bool Relax::visit(const Move& mv) {
+  const std::int32_t ordinal = ordinal_++;
+  bool added = false;
+  const std::int32_t v = s_.node_of(mv.next, added);
+  const auto uv = static_cast<std::size_t>(v);
+  if (s_.closed[uv]) return true;  // settled: no path through u can improve it
+  auto cost = s_.price(mv);
+  if (!cost.ok()) {
+    s_.error = std::move(cost).error();
+    return false;
+  }
+  const std::int64_t ng = s_.g[static_cast<std::size_t>(u_)] + *cost;
+  const std::int32_t ns = s_.steps[static_cast<std::size_t>(u_)] + 1;
+  if (added) s_.h[uv] = s_.heuristic(mv.next);
+  if (ng < s_.g[uv] || (ng == s_.g[uv] && ns < s_.steps[uv])) {
+    s_.g[uv] = ng;
+    s_.steps[uv] = ns;
+    s_.edges.push_back({u_, ordinal, -1});
+    s_.head[uv] = static_cast<std::int32_t>(s_.edges.size() - 1);
+    s_.heap.push_back({ng + s_.h[uv], ns, v});
+    std::push_heap(s_.heap.begin(), s_.heap.end(), HeapAfter{});
+  } else if (ng == s_.g[uv] && ns == s_.steps[uv]) {
+    s_.edges.push_back({u_, ordinal, s_.head[uv]});
+    s_.head[uv] = static_cast<std::int32_t>(s_.edges.size() - 1);
+  }
+  return true;
+}
+
+core::Status MinCostPlanner::Impl::compute_bounds() {
+  const MeshContext& mesh = space.mesh();
+  for (auto& b : bound) b = {0, 0, 0};
+  if (!use_heuristic) return {};
+  // No step moves fewer bytes than the largest local piece of the most split state:
+  // ceil(numel / world) elements (pieces of a state tile the tensor), nor has a smaller DTensor b.
+  const std::int64_t world = mesh.world();
+  const std::int64_t min_bytes =
+      space.item_bytes() * (space.numel() / world + (space.numel() % world != 0));
+  const double min_ideal = space.global_bytes() / static_cast<double>(world);
+  auto cost = [&](StepKind kind, std::uint32_t dims, int flat,
+                  bool divides) -> core::Result<std::int64_t> {
+    const StepQuery q{kind, dims, flat, min_bytes, min_bytes, min_ideal, 1, divides};
+    DTPLAN_TRY(PricedQuery p, pricer.price(q));
+    return p.cost_ps;
+  };
+  for (int m = 0; m < space.ndim(); ++m) {
+    auto& b = bound[static_cast<std::size_t>(m)];
+    const std::uint32_t dim = std::uint32_t{1} << m;
+    DTPLAN_TRY(std::int64_t ag, cost(StepKind::kAllGather, dim, -1, false));
+    DTPLAN_TRY(std::int64_t a2a, cost(StepKind::kAllToAll, dim, -1, false));
+    DTPLAN_TRY(std::int64_t ar, cost(StepKind::kAllReduce, dim, -1, false));
+    DTPLAN_TRY(std::int64_t rs, cost(StepKind::kReduceScatter, dim, -1, false));
+    DTPLAN_TRY(std::int64_t chunk, cost(StepKind::kLocalChunk, dim, -1, false));
+    b[kClassS] = std::min(ag, a2a);
+    b[kClassP] = std::min(ar, rs);
+    b[kClassR] = chunk;
+    if (space.has_partial_ops()) {
+      DTPLAN_TRY(std::int64_t part,
+                 cost(StepKind::kLocalPartition, dim, -1, space.partial_sum_only()));
+      b[kClassR] = std::min(b[kClassR], part);
+    }
+  }
+  if (!flattened) return {};
+  for (const FlatMatch& match : mesh.flat_matches()) {
+    std::int64_t real = 0;
+    for (int m = 0; m < space.ndim(); ++m) {
+      real += ((match.dims >> m) & 1U) && mesh.sizes()[static_cast<std::size_t>(m)] > 1 ? 1 : 0;
+    }
+    if (real == 0) continue;
+    DTPLAN_TRY(std::int64_t ag, cost(StepKind::kAllGather, match.dims, match.flattened, false));
+    DTPLAN_TRY(std::int64_t ar, cost(StepKind::kAllReduce, match.dims, match.flattened, false));
+    DTPLAN_TRY(std::int64_t rs, cost(StepKind::kReduceScatter, match.dims, match.flattened, false));
+    for (int m = 0; m < space.ndim(); ++m) {
+      if (((match.dims >> m) & 1U) == 0) continue;
+      auto& b = bound[static_cast<std::size_t>(m)];
+      b[kClassS] = std::min(b[kClassS], ag / real);
+      b[kClassP] = std::min(b[kClassP], std::min(ar, rs) / real);
+    }
+  }
+  return {};
+}
+
+MinCostPlanner::MinCostPlanner(StepPricer& pricer) : impl_(std::make_unique<Impl>(pricer)) {}
+MinCostPlanner::~MinCostPlanner() = default;
+
+core::Result<SearchResult> MinCostPlanner::plan(std::span<const std::int64_t> shape,
+                                                core::DType dtype, const RedistState& src,
+                                                const RedistState& dst,
+                                                const SearchOptions& options) {
+  Impl& s = *impl_;
+  const MeshContext& mesh = s.pricer.mesh();
+  DTPLAN_CHECK(s.space.setup(mesh, shape, dtype, src, dst, options.flattened_moves));
+  s.use_heuristic = options.heuristic == Heuristic::kAStar;
+  s.flattened = options.flattened_moves;
+  s.error.reset();
+  DTPLAN_CHECK(s.compute_bounds());
+  s.index.clear();
+  s.keys.clear();
+  s.g.clear();
+  s.h.clear();
+  s.steps.clear();
+  s.head.clear();
+  s.closed.clear();
+  s.edges.clear();
+  s.heap.clear();
+
+  const StateKey from = s.space.encode(src);
+  const StateKey to = s.space.encode(dst);
+  SearchResult out;
+  if (from == to) return out;
+  bool added = false;
+  const std::int32_t source = s.node_of(from, added);
+  s.g[static_cast<std::size_t>(source)] = 0;
+  s.h[static_cast<std::size_t>(source)] = s.heuristic(from);
+  s.heap.push_back({s.h[static_cast<std::size_t>(source)], 0, source});
+  std::int32_t target = -1;
+  while (!s.heap.empty()) {
+    std::pop_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
+    const HeapEntry e = s.heap.back();
+    s.heap.pop_back();
+    const auto u = static_cast<std::size_t>(e.node);
+    if (s.closed[u] || e.f != s.g[u] + s.h[u] || e.steps != s.steps[u]) continue;  // stale
+    s.closed[u] = 1;
+    ++out.settled;
+    if (s.keys[u] == to) {
+      target = e.node;
+      break;
+    }
+    if (s.keys.size() > options.max_states) {
+      return core::Error::unsupported(
+          "the min-cost search exceeded " + std::to_string(options.max_states) +
+          " states (mesh of " + std::to_string(mesh.ndim()) + " dims); use the greedy planner");
+    }
+    s.space.load(s.keys[u]);
+    Relax relax(s, e.node);
+    s.space.moves(relax);
+    if (s.error) return *s.error;
+  }
+  out.reached = s.keys.size();
+  if (target < 0) {
+    return core::Error::unsupported("the min-cost search found no plan from " + trace_state(src) +
+                                    " to " + trace_state(dst));
+  }
+  out.cost_ps = s.g[static_cast<std::size_t>(target)];
+
+  // Every optimal path ends in an optimal parent edge of the target: walk them back to collect
+  // the nodes on optimal paths and their edges (parent, ordinal, child).
+  std::vector<Link>& links = s.links;
+  std::vector<std::int32_t>& stack = s.stack;
+  std::vector<std::uint8_t>& on_path = s.on_path;
+  links.clear();
+  stack.assign(1, target);
+  on_path.assign(s.keys.size(), 0);
+  on_path[static_cast<std::size_t>(target)] = 1;
+  while (!stack.empty()) {
+    const std::int32_t w = stack.back();
+    stack.pop_back();
+    for (std::int32_t i = s.head[static_cast<std::size_t>(w)]; i >= 0;
+         i = s.edges[static_cast<std::size_t>(i)].next) {
+      const ParentEdge& pe = s.edges[static_cast<std::size_t>(i)];
+      links.push_back({pe.parent, pe.ordinal, w});
+      if (!on_path[static_cast<std::size_t>(pe.parent)]) {
+        on_path[static_cast<std::size_t>(pe.parent)] = 1;
+        stack.push_back(pe.parent);
+      }
+    }
+  }
+  std::sort(links.begin(), links.end(), [](const Link& a, const Link& b) {
+    return a.parent != b.parent ? a.parent < b.parent : a.ordinal < b.ordinal;
+  });
+  // From the source, always take the smallest ordinal: the lexicographically first optimal plan.
+  for (std::int32_t u = source; u != target;) {
+    auto it = std::lower_bound(links.begin(), links.end(), u,
+                               [](const Link& l, std::int32_t node) { return l.parent < node; });
+    if (it == links.end() || it->parent != u) {
+      return core::Error::internal("min-cost search: no optimal edge leaves a state of the plan");
+    }
+    s.space.load(s.keys[static_cast<std::size_t>(u)]);
+    Pick pick(it->ordinal);
+    s.space.moves(pick);
+    if (!pick.found) return core::Error::internal("min-cost search: a recorded move is missing");
+    out.steps.push_back(to_transform(*pick.found, mesh));
+    u = it->child;
+  }
+  return out;
+}
+
+}  // namespace dtplan::redist

@@ -1,0 +1,181 @@
+#include "redist/planner.h"
+
+#include <functional>
+
+#include "layout/layout_text.h"
+#include "redist/greedy_planner.h"
+#include "redist/merge_pass.h"
+
+namespace dtplan::redist {
+
+using placement::Placement;
+using placement::TensorSpec;
+
+namespace {
+
+// The request checks of Planner::plan.
+core::Status check_request(const MeshContext& mesh, const TensorSpec& src, const TensorSpec& dst) {
+  const std::span<const std::int64_t> sizes = mesh.sizes();
+  if (src.shape() != dst.shape() || src.dtype() != dst.dtype()) {
+    return core::Error::bad_input("redistribute: src " + to_string(src) + " and dst " +
+                                  to_string(dst) + " are different tensors");
+  }
+  if (auto s = placement::check_mesh_args(src, sizes); !s.ok()) {
+    return s.error().with_context("src");
+  }
+  if (auto s = placement::check_mesh_args(dst, sizes); !s.ok()) {
+    return s.error().with_context("dst");
+  }
+  for (std::size_t m = 0; m < sizes.size(); ++m) {
+    const Placement& a = src.placement(m);
+    const Placement& b = dst.placement(m);
+    if (a == b || !b.is_partial() || a.is_replicate()) continue;
+    return core::Error::unsupported(
+        "mesh dim " + mesh.dim_label(static_cast<int>(m)) + ": redistribute from " +
+        placement::to_long_string(a) + " to " + placement::to_long_string(b) +
+        " is not supported (" +
+        (a.is_partial() ? "one partial type to another" : "Shard to Partial") + ")");
+  }
+  return {};
+}
+
+}  // namespace
+
+bool needs_min_cost(const TensorSpec& src, const TensorSpec& dst) {
+  return !src.shard_order().is_default() || !dst.shard_order().is_default() ||
+         src.has_strided_shard() || dst.has_strided_shard();
+}
+
+MeshDescription describe_mesh(const MeshContext& mesh) {
+  MeshDescription d;
+  const mesh::DeviceMesh& m = mesh.mesh();
+  d.shape.assign(mesh.sizes().begin(), mesh.sizes().end());
+  d.names = m.names();
+  d.ranks.assign(m.rank_map().begin(), m.rank_map().end());
+  for (const layout::Layout& l : m.dim_layouts()) d.layouts.push_back(layout::to_string(l));
+  for (const FlatMesh& f : mesh.flattened()) {
+    // Printed as the flattened mesh's layout (`dtplan mesh` style: one nested mode).
+    const layout::Layout shown = layout::rank(f.layout) > 1 ? layout::nest(f.layout) : f.layout;
+    FlattenedMeshInfo info{f.name, {}, layout::to_string(shown)};
+    for (int i = 0; i < mesh.ndim(); ++i) {
+      if ((f.dims >> i) & 1U) info.mesh_dims.push_back(i);
+    }
+    d.flattened.push_back(std::move(info));
+  }
+  d.gpus_per_node = mesh.gpus_per_node();
+  d.hardware = mesh.hardware();
+  return d;
+}
+
+Planner::Planner(MeshContext mesh, std::unique_ptr<CostModel> model, WarningSink* sink)
+    : mesh_(std::move(mesh)),
+      model_(std::move(model)),
+      sink_(sink),
+      pricer_(mesh_, *model_),
+      search_(pricer_),
+      description_(describe_mesh(mesh_)) {
+  mesh_model_ = std::hash<std::string>{}(mesh_.key() + "|" + std::string(model_->name()));
+}
+
+Planner::~Planner() = default;
+
+std::size_t Planner::KeyHash::operator()(const Key& k) const {
+  std::size_t h = placement::hash_combine(k.mesh_model, placement::hash_value(k.src));
+  h = placement::hash_combine(h, placement::hash_value(k.dst));
+  return placement::hash_combine(
+      h, static_cast<std::uint64_t>(k.planner) * 2 + (k.merge ? 1 : 0) + (k.max_states << 3));
+}
+
+core::Result<std::shared_ptr<const RedistPlan>> Planner::plan(const TensorSpec& src,
+                                                              const TensorSpec& dst,
+                                                              const PlanOptions& options) {
+  Key key{mesh_model_, src, dst, options.planner, options.merge, options.max_states};
+  std::shared_ptr<const RedistPlan> out;
+  if (auto it = cache_.find(key); it != cache_.end()) {
+    ++hits_;
+    out = it->second;
+  } else {
+    ++misses_;
+    DTPLAN_TRY(RedistPlan p, plan_uncached(src, dst, options));
+    out = std::make_shared<const RedistPlan>(std::move(p));
+    cache_.emplace(std::move(key), out);
+  }
+  if (sink_ != nullptr) {
+    for (const Warning& w : out->warnings) sink_->emit(mesh_.key(), w);
+  }
+  return out;
+}
+
+core::Result<RedistPlan> Planner::plan_uncached(const TensorSpec& src, const TensorSpec& dst,
+                                                const PlanOptions& options) {
+  DTPLAN_CHECK(check_request(mesh_, src, dst));
+  const std::span<const std::int64_t> sizes = mesh_.sizes();
+  PlannerKind kind = options.planner;
+  if (kind == PlannerKind::kAuto) {
+    kind = needs_min_cost(src, dst) ? PlannerKind::kMinCost : PlannerKind::kGreedy;
+  } else if (kind == PlannerKind::kGreedy && needs_min_cost(src, dst)) {
+    return core::Error::unsupported(
+        "the greedy planner needs default shard orders and no _StridedShard (DTensor uses its "
+        "graph planner for " +
+        format_placement_list(src) + " -> " + format_placement_list(dst) +
+        "); use --planner min-cost or auto");
+  }
+  RedistPlan plan{description_,
+                  src,
+                  dst,
+                  plan_endpoint(src, sizes),
+                  plan_endpoint(dst, sizes),
+                  options.planner,
+                  kind,
+                  std::string(model_->name()),
+                  options.merge,
+                  {},
+                  {},
+                  0,
+                  {},
+                  {}};
+  std::vector<Transform> steps;
+  last_settled_ = 0;
+  std::int64_t searched_ps = -1;
+  if (kind == PlannerKind::kGreedy) {
+    DTPLAN_TRY(steps, plan_greedy(src.placements(), dst.placements(), sizes));
+  } else {
+    SearchOptions so{options.merge, Heuristic::kAStar, options.max_states};
+    DTPLAN_TRY(SearchResult r, search_.plan(src.shape(), src.dtype(), plan.start, plan.target, so));
+    steps = std::move(r.steps);
+    searched_ps = r.cost_ps;
+    last_settled_ = r.settled;
+  }
+  if (options.merge) {
+    const MergeMode mode = kind == PlannerKind::kGreedy ? MergeMode::kMerge : MergeMode::kWarnOnly;
+    DTPLAN_TRY(MergeResult merged, merge_pass(mesh_, src.shape(), plan.start, steps, mode));
+    steps = std::move(merged.steps);
+    plan.warnings = std::move(merged.warnings);
+  }
+  RedistState state = plan.start;
+  std::int64_t total_ps = 0;
+  for (const Transform& t : steps) {
+    DTPLAN_TRY(StepQuery q, make_query(mesh_, src.shape(), src.dtype(), state, t));
+    DTPLAN_TRY(PricedQuery p, pricer_.price(q));
+    DTPLAN_TRY(state, apply_transform(state, t, sizes));
+    total_ps += p.cost_ps;
+    plan.steps.push_back({t, mesh_.groups(q.mesh_dims, q.flattened).size, q.bytes, p.price.cost_us,
+                          p.price.algorithm, p.price.protocol, state});
+  }
+  if (!equivalent(state, plan.target, sizes)) {
+    return core::Error::internal("redistribute: the " + std::string(planner_name(kind)) +
+                                 " plan ends at " + state_text(state) + ", not at " +
+                                 state_text(plan.target));
+  }
+  if (searched_ps >= 0 && searched_ps != total_ps) {
+    return core::Error::internal("redistribute: the min-cost search priced its plan at " +
+                                 std::to_string(searched_ps) + " ps, the steps at " +
+                                 std::to_string(total_ps) + " ps");
+  }
+  plan.comm_counts = count_comms(plan.steps);
+  plan.total_cost_us = static_cast<double>(total_ps) / 1e6;
+  plan.trace = plan_trace(plan.start, plan.steps);
+  return plan;
+}
+
+}  // namespace dtplan::redist

@@ -1,0 +1,109 @@
+#pragma once
+// Planner: plans, prices and caches redistributions on one mesh with one cost model.
+//
+//   auto ctx = MeshContext::make(mesh, 8, "h100-dgx").value();
+//   WarningSink sink;
+//   Planner planner(std::move(ctx), make_cost_model(CostModelKind::kNccl, profile), &sink);
+//   auto plan = planner.plan(src_spec, dst_spec, {PlannerKind::kAuto, true}).value();
+//
+// Pipeline: check the request; pick the planner (auto follows DTensor, §3.2: min-cost when either
+// spec has a non-default shard order or a StridedShard, else greedy); plan; with merging on, run
+// the merge pass on a greedy plan (the min-cost search already weighs every merge as a flattened
+// move, so its plan is only scanned for the warnings); price every step from the state before it
+// (StepPricer); check that the steps reach the target.
+//
+// Which plan is cheaper, precisely: for the same model, merge flag and specs, the min-cost plan's
+// total (integer ps) is <= the greedy plan's total after its merge pass and <= the greedy plan's
+// total without it. By construction: every greedy step is a search move at the same price (greedy
+// plans remove only innermost splits and append new ones, see greedy_planner.h), and every merged
+// step is a flattened search move from the same state.
+//
+// Plans are cached by (mesh fingerprint with its flattened meshes, src spec, dst spec, planner,
+// model, merge flag). Warnings of a plan go to the sink each time the plan is returned; the sink
+// drops repeats of a (mesh, dims, reason). Not thread-safe.
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "core/result.h"
+#include "placement/tensor_spec.h"
+#include "redist/cost_model.h"
+#include "redist/mesh_context.h"
+#include "redist/min_cost_planner.h"
+#include "redist/redist_plan.h"
+#include "redist/step_pricer.h"
+#include "redist/warnings.h"
+
+namespace dtplan::redist {
+
+struct PlanOptions {
+  PlannerKind planner = PlannerKind::kAuto;
+  bool merge = true;  // the flattened-mesh merge pass (--no-merge: false)
+  std::size_t max_states = std::size_t{1} << 19;  // the min-cost search's limit
+};
+
+class Planner {
+ public:
+  // @pre model != nullptr. `sink` may be null (warnings stay in the plans only).
+  Planner(MeshContext mesh, std::unique_ptr<CostModel> model, WarningSink* sink = nullptr);
+  ~Planner();
+  Planner(const Planner&) = delete;
+  Planner& operator=(const Planner&) = delete;
+
+  // The plan from src to dst, from the cache when possible.
+  // @post errors: kBadInput when the specs do not describe one tensor on this mesh; kUnsupported
+  //   (naming the mesh dim and both placements) for shard -> Partial and P(x) -> P(y), and for
+  //   greedy on a non-default shard order or StridedShard, or a search beyond its limits.
+  core::Result<std::shared_ptr<const RedistPlan>> plan(const placement::TensorSpec& src,
+                                                       const placement::TensorSpec& dst,
+                                                       const PlanOptions& options);
+  // The same without the cache (it still memoises step prices) and without the sink.
+  core::Result<RedistPlan> plan_uncached(const placement::TensorSpec& src,
+                                         const placement::TensorSpec& dst,
+                                         const PlanOptions& options);
+
+  [[nodiscard]] const MeshContext& mesh() const { return mesh_; }
+  [[nodiscard]] const CostModel& model() const { return *model_; }
+  [[nodiscard]] std::uint64_t cache_hits() const { return hits_; }
+  [[nodiscard]] std::uint64_t cache_misses() const { return misses_; }
+  // States the last min-cost search expanded (0 after a greedy plan).
+  [[nodiscard]] std::size_t last_settled() const { return last_settled_; }
+
+ private:
+  struct Key {
+    std::uint64_t mesh_model;  // hash of the mesh fingerprint and the model name
+    placement::TensorSpec src;
+    placement::TensorSpec dst;
+    PlannerKind planner;
+    bool merge;
+    std::size_t max_states;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
+
+  MeshContext mesh_;
+  std::unique_ptr<CostModel> model_;
+  WarningSink* sink_;
+  StepPricer pricer_;
+  MinCostPlanner search_;
+  MeshDescription description_;
+  // One planner serves one (mesh, flattened meshes, model): the key's mesh_model is the same for
+  // every entry of an instance.
+  std::uint64_t mesh_model_ = 0;
+  std::unordered_map<Key, std::shared_ptr<const RedistPlan>, KeyHash> cache_;
+  std::uint64_t hits_ = 0;
+  std::uint64_t misses_ = 0;
+  std::size_t last_settled_ = 0;
+};
+
+// Whether DTensor's rule picks the graph (min-cost) planner: a non-default shard order or a
+// StridedShard in either spec.
+bool needs_min_cost(const placement::TensorSpec& src, const placement::TensorSpec& dst);
+
+// The mesh part of a plan.
+MeshDescription describe_mesh(const MeshContext& mesh);
+
+}  // namespace dtplan::redist

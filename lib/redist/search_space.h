@@ -1,0 +1,185 @@
+#pragma once
+// The state space of the min-cost planner (min_cost_planner.h), compact and allocation-free in the
+// search loop. Internal to lib/redist.
+//
+// A state is 12 bytes: for each of at most 8 mesh dims an 8-bit placement id (into a per-plan
+// table: R, the Partial ops of the two ends, S(t) for every tensor dim, the StridedShards of the
+// two ends) and a 4-bit position in its tensor dim's shard order, counted among the splits of
+// size > 1 only (a size-1 split splits nothing, so its position is not part of the state).
+//
+// Moves are generated in this fixed order (a move's ordinal is its index in it; the planner's
+// third tie-break rule):
+//   1 all_to_all S(a)->S(b): tensor dims a ascending, each removable split x of a ascending
+//     (the innermost split of size > 1, and any size-1 split), each b != a ascending
+//   2 all_gather S->R: a ascending, removable x ascending
+//   3 all_reduce P->R: mesh dims ascending
+//   4 local_chunk R->S(b): mesh dims ascending, b ascending
+//   5 reduce_scatter P->S(b): mesh dims ascending, b ascending
+//   6 local_partition R->P(op): mesh dims ascending, ops of the two ends in enum order
+//   7 all_gather _S->R: a ascending, removable x ascending
+//   8 local_chunk R->_S: mesh dims ascending, StridedShards of the ends in table order
+//   9 all_to_all _S(a)->S(b): a ascending, removable x, b != a ascending
+//  10 all_to_all S/_S(a)->_S(b): a ascending, removable x, StridedShards of another dim
+//  11 reduce_scatter P->_S: mesh dims ascending, StridedShards in table order
+//  12 flattened (merging on), per dim set with a flattened mesh, ascending by bit mask:
+//     all_reduce, then reduce_scatter to S(b) for b ascending, then all_gather.
+// Rules 1-8 are DTensor's get_next_state cases 1-6, 8, 11 in its order.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/result.h"
+#include "placement/placement.h"
+#include "redist/cost_model.h"
+#include "redist/flat_map.h"
+#include "redist/mesh_context.h"
+#include "redist/redist_state.h"
+#include "redist/split_chain.h"
+
+namespace dtplan::redist {
+
+inline constexpr int kMaxSearchDims = 8;
+
+// The kinds of placement ids; kAnyShard matches S and _S.
+enum PidKind : std::uint8_t { kPidR, kPidP, kPidS, kPidSS, kAnyShard = 0xff };
+
+struct StateKey {
+  std::uint64_t placements = 0;  // 8 bits per mesh dim
+  std::uint32_t positions = 0;   // 4 bits per mesh dim
+  bool operator==(const StateKey&) const = default;
+};
+
+struct StateKeyHash {
+  std::uint64_t operator()(const StateKey& k) const {
+    return mix64(k.placements ^ mix64(k.positions + 0x9e3779b97f4a7c15ULL));
+  }
+};
+
+struct Move {
+  StepKind kind = StepKind::kAllReduce;
+  std::uint32_t mask = 0;  // the mesh dims it acts on
+  int flattened = -1;      // a flattened mesh index, or -1
+  placement::Placement src;
+  placement::Placement dst;
+  std::int64_t avg_scale = 1;
+  std::int32_t dst_dim = -1;   // the tensor dim gaining splits, or -1
+  std::int64_t dst_after = 0;  // its longest length after the move
+  StateKey next;
+};
+
+class MoveVisitor {
+ public:
+  virtual ~MoveVisitor() = default;
+  // Returns false to stop the enumeration.
+  virtual bool visit(const Move& move) = 0;
+};
+
+class SearchSpace {
+ public:
+  // Builds the placement table for a plan. @post error (kUnsupported) beyond 8 mesh dims or 255
+  // distinct placements.
+  core::Status setup(const MeshContext& mesh, std::span<const std::int64_t> shape,
+                     core::DType dtype, const RedistState& src, const RedistState& dst,
+                     bool flattened_moves);
+
+  [[nodiscard]] StateKey encode(const RedistState& state) const;
+
+  // Decodes `key` into the current state, which moves() and query() then use.
+  void load(StateKey key);
+  // Enumerates the current state's moves in the fixed order above.
+  void moves(MoveVisitor& visitor);
+  // The price query of a move from the current state.
+  [[nodiscard]] StepQuery query(const Move& move) const;
+
+  // The placement class of a placement id (0 R, 1 P, 2 shard-like) and the target's id per dim:
+  // what the planner's heuristic reads from a key.
+  [[nodiscard]] int placement_class(std::uint8_t pid) const {
+    return kind_[pid] < 2 ? kind_[pid] : 2;
+  }
+  [[nodiscard]] std::uint8_t dst_pid(int m) const { return dst_pid_[static_cast<std::size_t>(m)]; }
+
+  // The mesh dims (bit mask) that hold the target's placement but sit in their tensor dim's order
+  // at or after the first position where it differs from the target's order: each of them must
+  // be removed from the order (a gather or all_to_all) before the target can be reached, since
+  // orders change only at their end. Splits of size 1 do not count.
+  [[nodiscard]] std::uint32_t misplaced(StateKey key) const;
+
+  [[nodiscard]] int ndim() const { return ndim_; }
+  [[nodiscard]] bool has_partial_ops() const { return !partial_pids_.empty(); }
+  [[nodiscard]] bool partial_sum_only() const;
+  [[nodiscard]] bool has_strided_targets() const { return !strided_pids_.empty(); }
+  [[nodiscard]] std::int64_t item_bytes() const { return item_bytes_; }
+  [[nodiscard]] std::int64_t numel() const { return numel_; }
+  [[nodiscard]] double global_bytes() const { return global_bytes_; }
+  [[nodiscard]] const MeshContext& mesh() const { return *mesh_; }
+
+ private:
+  struct ChainKey {
+    std::uint64_t pids = 0;
+    std::uint32_t dims = 0;
+    std::int32_t tensor_dim = 0;
+    std::int32_t length = 0;
+    bool operator==(const ChainKey&) const = default;
+  };
+  struct ChainKeyHash {
+    std::uint64_t operator()(const ChainKey& k) const {
+      return mix64(k.pids ^ mix64((std::uint64_t{k.dims} << 32) ^
+                                  (static_cast<std::uint64_t>(k.tensor_dim) << 8) ^
+                                  static_cast<std::uint64_t>(k.length)));
+    }
+  };
+
+  std::uint8_t pid_of(const placement::Placement& p) const;
+  int td_index(std::int32_t t) const;
+  // Stats of tensor dim t split by `dims` (with placement ids `pids`) in order.
+  ChainStats chain(std::int32_t t, const std::uint8_t* dims, const std::uint8_t* pids, int len);
+  std::int64_t chain_max(std::int32_t t, const std::uint8_t* dims, const std::uint8_t* pids,
+                         int len);
+  void set(StateKey& k, int m, std::uint8_t pid, int pos) const;
+
+  const MeshContext* mesh_ = nullptr;
+  int ndim_ = 0;
+  std::vector<std::int64_t> sizes_;
+  std::vector<std::int64_t> shape_;
+  std::int64_t item_bytes_ = 1;
+  std::int64_t numel_ = 0;
+  double global_bytes_ = 0;
+  bool flattened_moves_ = false;
+
+  std::vector<placement::Placement> table_;  // placement id -> placement
+  std::vector<std::uint8_t> kind_;           // PidKind
+  std::vector<std::int32_t> tdim_;           // tensor dim of S/_S ids
+  std::vector<std::uint8_t> shard_pids_;     // S(t) for t = 0, 1, ...
+  std::vector<std::uint8_t> partial_pids_;
+  std::vector<std::uint8_t> strided_pids_;
+  std::uint8_t sum_pid_ = 0xff;  // P(sum) if in the table
+  // The orders of a key's tensor dims (splits of size > 1): `count` tensor dims, each with
+  // `length` mesh dims in order.
+  struct Orders {
+    int count = 0;
+    std::array<std::int32_t, kMaxSearchDims> tensor_dim;
+    std::array<std::uint8_t, kMaxSearchDims> length;
+    std::array<std::array<std::uint8_t, kMaxSearchDims>, kMaxSearchDims> dims;
+  };
+  void orders_of(StateKey key, Orders& out) const;
+
+  std::array<std::uint8_t, kMaxSearchDims> dst_pid_{};
+  Orders dst_orders_;
+  FlatMap<ChainKey, ChainStats, ChainKeyHash> chains_{6};
+
+  // The current state.
+  StateKey key_;
+  std::array<std::uint8_t, kMaxSearchDims> pid_{};
+  std::array<std::uint8_t, kMaxSearchDims> pos_{};
+  int ntd_ = 0;  // tensor dims with a split, ascending
+  std::array<std::int32_t, kMaxSearchDims> td_{};
+  std::array<std::uint8_t, kMaxSearchDims> cnt_{};  // splits of size > 1
+  std::array<std::array<std::uint8_t, kMaxSearchDims>, kMaxSearchDims> lst_{};
+  std::vector<std::int64_t> ml_;  // longest length per tensor dim
+  double ideal_ = 0;
+};
+
+}  // namespace dtplan::redist

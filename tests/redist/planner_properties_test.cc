@@ -1,0 +1,151 @@
+// Properties of the planners over random requests (fixed seeds): meshes of 1-4 dims with random
+// flattened meshes, uneven shapes, nested and strided shards, non-default orders.
+//   * every plan turns src into dst: an independent per-rank simulation of local shapes (sums
+//     over gather groups, torch.chunk or strided splits for scatters, flat chunks over flattened
+//     groups) ends at dst's local shape on every rank;
+//   * merged and unmerged plans reach the same state, and check_plan accepts every plan;
+//   * min-cost total <= greedy total with its merge pass and <= greedy total without it (integer
+//     picoseconds, same model and merge flag), as planner.h states;
+//   * the triangle inequality of min-cost totals for intermediates whose Partial ops and
+//     StridedShards appear in the two ends.
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+
+#include "core/strings.h"
+#include "placement/chunk.h"
+#include "placement/local_shape.h"
+#include "placement/placement_text.h"
+#include "redist/planner.h"
+#include "support/placement_specs.h"
+#include "support/redist_support.h"
+
+namespace dtplan::redist {
+namespace {
+
+using Ints = std::vector<std::int64_t>;
+using Coord = std::vector<std::int64_t>;
+
+std::int64_t ps(double us) { return std::llround(us * 1e6); }
+
+struct Setup {
+  testing::RandomRequest req;
+  MeshContext ctx;
+};
+
+Setup random_setup(std::mt19937_64& rng, bool strided, bool shuffle) {
+  testing::RandomRequest req = testing::random_request(rng, strided, shuffle);
+  testing::Names names;
+  for (std::size_t d = 0; d < req.mesh.size(); ++d) names.push_back("d" + std::to_string(d));
+  std::vector<testing::Names> flats;
+  const auto count = req.mesh.size() < 2 ? 0 : testing::uniform(rng, 0, 2);
+  for (std::int64_t i = 0; i < count; ++i) {
+    testing::Names dims;
+    while (dims.size() < 2) {
+      dims.clear();
+      for (std::size_t d = 0; d < names.size(); ++d) {
+        if (testing::uniform(rng, 0, 1) == 1) dims.push_back(names[d]);
+      }
+    }
+    if (std::find(flats.begin(), flats.end(), dims) == flats.end()) flats.push_back(dims);
+  }
+  return {req, testing::mesh_context(req.mesh, names, flats, testing::uniform(rng, 1, 8))};
+}
+
+RedistPlan must_plan(Planner& p, const placement::TensorSpec& a, const placement::TensorSpec& b,
+                     PlanOptions o) {
+  auto r = p.plan_uncached(a, b, o);
+  REQUIRE_MESSAGE(r.ok(), r.error().message);
+  REQUIRE(check_plan(*r).ok());
+  return std::move(r).value();
+}
+
+TEST_CASE("planner properties: plans reach dst on every rank; min-cost <= greedy") {
+  std::mt19937_64 rng(20260101);
+  int greedy_cases = 0, cheaper = 0;
+  for (int i = 0; i < 160; ++i) {
+    Setup s = random_setup(rng, i % 3 == 0, i % 2 == 0);
+    const CostModelKind kind = i % 4 == 0 ? CostModelKind::kDTensor : CostModelKind::kNccl;
+    auto p = testing::make_planner(s.ctx, kind);
+    INFO(s.req.describe() << " model " << cost_model_name(kind));
+    std::map<std::pair<PlannerKind, bool>, RedistPlan> plans;
+    for (PlannerKind planner : {PlannerKind::kGreedy, PlannerKind::kMinCost}) {
+      if (planner == PlannerKind::kGreedy && needs_min_cost(s.req.src, s.req.dst)) continue;
+      for (bool merge : {true, false}) {
+        RedistPlan plan = must_plan(*p, s.req.src, s.req.dst, {planner, merge});
+        INFO(planner_name(planner) << (merge ? " merged" : " unmerged") << ": " << plan.trace);
+        CHECK(testing::check_rank_shapes(plan, s.req.mesh) == "");
+        plans.emplace(std::pair{planner, merge}, std::move(plan));
+      }
+    }
+    const RedistPlan& exact = plans.at({PlannerKind::kMinCost, true});
+    const RedistPlan& exact_unmerged = plans.at({PlannerKind::kMinCost, false});
+    CHECK(equivalent(
+        exact.steps.empty() ? exact.start : exact.steps.back().state,
+        exact_unmerged.steps.empty() ? exact_unmerged.start : exact_unmerged.steps.back().state,
+        s.req.mesh));
+    CHECK(ps(exact.total_cost_us) <= ps(exact_unmerged.total_cost_us));
+    if (auto g = plans.find({PlannerKind::kGreedy, true}); g != plans.end()) {
+      ++greedy_cases;
+      const RedistPlan& greedy_unmerged = plans.at({PlannerKind::kGreedy, false});
+      CHECK(equivalent(g->second.steps.empty() ? g->second.start : g->second.steps.back().state,
+                       greedy_unmerged.steps.empty() ? greedy_unmerged.start
+                                                     : greedy_unmerged.steps.back().state,
+                       s.req.mesh));
+      CHECK(ps(exact.total_cost_us) <= ps(g->second.total_cost_us));
+      CHECK(ps(exact.total_cost_us) <= ps(greedy_unmerged.total_cost_us));
+      CHECK(ps(exact_unmerged.total_cost_us) <= ps(greedy_unmerged.total_cost_us));
+      if (ps(exact.total_cost_us) < ps(g->second.total_cost_us)) ++cheaper;
+    }
+  }
+  MESSAGE("greedy comparisons: " << greedy_cases << ", min-cost strictly cheaper: " << cheaper);
+  CHECK(greedy_cases > 40);
+}
+
+TEST_CASE("planner properties: triangle inequality of min-cost totals") {
+  std::mt19937_64 rng(4242);
+  int checked = 0;
+  for (int i = 0; i < 80; ++i) {
+    Setup s = random_setup(rng, i % 2 == 0, true);
+    auto p =
+        testing::make_planner(s.ctx, i % 3 == 0 ? CostModelKind::kDTensor : CostModelKind::kNccl);
+    // The intermediate: a third random spec on the same mesh and shape.
+    testing::RandomRequest other = testing::random_request(rng, i % 2 == 0, true);
+    auto mid =
+        placement::TensorSpec::make(s.req.src.shape(), s.req.src.dtype(), other.dst.placements(),
+                                    s.req.mesh, other.dst.shard_order());
+    if (!mid.ok() || other.mesh.size() != s.req.mesh.size()) continue;
+    const placement::TensorSpec b = testing::supported_dst(s.req.src, *mid, s.req.mesh);
+    const placement::TensorSpec c = testing::supported_dst(b, s.req.dst, s.req.mesh);
+    // B's Partial ops and StridedShards (as planned: after decoding) must appear in A or C.
+    const RedistState ea = plan_endpoint(s.req.src, s.req.mesh);
+    const RedistState eb = plan_endpoint(b, s.req.mesh);
+    const RedistState ec = plan_endpoint(c, s.req.mesh);
+    bool covered = true;
+    for (const placement::Placement& x : eb.placements) {
+      if (!x.is_partial() && !x.is_strided_shard()) continue;
+      bool found = false;
+      for (const RedistState* e : {&ea, &ec}) {
+        for (const placement::Placement& y : e->placements) found = found || y == x;
+      }
+      covered = covered && found;
+    }
+    if (!covered) continue;
+    for (bool merge : {true, false}) {
+      const PlanOptions o{PlannerKind::kMinCost, merge};
+      const RedistPlan ab = must_plan(*p, s.req.src, b, o);
+      const RedistPlan bc = must_plan(*p, b, c, o);
+      const RedistPlan ac = must_plan(*p, s.req.src, c, o);
+      INFO(ab.trace << " | " << bc.trace << " | " << ac.trace);
+      CHECK(ps(ac.total_cost_us) <= ps(ab.total_cost_us) + ps(bc.total_cost_us));
+      ++checked;
+    }
+  }
+  MESSAGE("triangles checked: " << checked);
+  CHECK(checked > 20);
+}
+
+}  // namespace
+}  // namespace dtplan::redist
