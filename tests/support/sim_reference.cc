@@ -66,7 +66,19 @@ std::uint16_t round_to(const Format16& f, double d) {
   return static_cast<std::uint16_t>(sign | pick);
 }
 
-std::uint64_t to_bits(DType dtype, double v) {
+std::uint64_t width_mask(DType dtype) {
+  const int bits = core::dtype_bytes(dtype) * 8;
+  return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+
+std::int64_t as_signed(DType dtype, std::uint64_t bits) {
+  if (dtype == DType::kI32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+  return static_cast<std::int64_t>(bits);
+}
+
+}  // namespace
+
+std::uint64_t ref_round(DType dtype, double v) {
   switch (dtype) {
     case DType::kF32:
       return std::bit_cast<std::uint32_t>(static_cast<float>(v));
@@ -80,18 +92,6 @@ std::uint64_t to_bits(DType dtype, double v) {
       return 0;
   }
 }
-
-std::uint64_t width_mask(DType dtype) {
-  const int bits = core::dtype_bytes(dtype) * 8;
-  return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-}
-
-std::int64_t as_signed(DType dtype, std::uint64_t bits) {
-  if (dtype == DType::kI32) return static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
-  return static_cast<std::int64_t>(bits);
-}
-
-}  // namespace
 
 std::uint16_t ref_round_bf16(double d) { return round_to(bf16_format(), d); }
 std::uint16_t ref_round_f16(double d) { return round_to(f16_format(), d); }
@@ -134,7 +134,7 @@ sim::Tensor random_tensor(DType dtype, const sim::Shape& shape, std::mt19937_64&
     if (core::is_floating(dtype) && dtype != DType::kF8E4M3) {
       double v = std::ldexp(mantissa(rng), exponent(rng));
       if (rng() % 2 == 0) v = -v;
-      set_element_bits(t, e, to_bits(dtype, v));
+      set_element_bits(t, e, ref_round(dtype, v));
     } else {
       set_element_bits(t, e, rng() & width_mask(dtype));
     }
@@ -147,8 +147,8 @@ std::uint64_t RefArith::read(std::uint64_t x) const {
   // 1/n in double, rounded to fp32 (the compute type) and then to the dtype.
   const double inv = 1.0 / static_cast<double>(n);
   const double scale =
-      dtype == DType::kF64 ? inv : ref_widen(dtype, to_bits(dtype, static_cast<float>(inv)));
-  return to_bits(dtype, ref_widen(dtype, x) * scale);
+      dtype == DType::kF64 ? inv : ref_widen(dtype, ref_round(dtype, static_cast<float>(inv)));
+  return ref_round(dtype, ref_widen(dtype, x) * scale);
 }
 
 std::uint64_t RefArith::combine(std::uint64_t acc, std::uint64_t x) const {
@@ -170,7 +170,7 @@ std::uint64_t RefArith::combine(std::uint64_t acc, std::uint64_t x) const {
   switch (op) {
     case sim::ReduceOp::kSum:
     case sim::ReduceOp::kAvg:
-      return to_bits(dtype, a + b);
+      return ref_round(dtype, a + b);
     case sim::ReduceOp::kMax:
       return std::isnan(a) || b > a ? x : acc;
     case sim::ReduceOp::kMin:

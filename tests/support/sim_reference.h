@@ -25,6 +25,9 @@ std::uint16_t ref_round_f16(double d);
 // The value of an element pattern of a floating dtype (f32, f64, bf16, f16), exactly.
 double ref_widen(core::DType dtype, std::uint64_t bits);
 
+// The pattern of a floating dtype (f32, f64, bf16, f16) nearest to d (ties to even).
+std::uint64_t ref_round(core::DType dtype, double d);
+
 // Element e of a data tensor as its zero-extended bit pattern, and the inverse.
 std::uint64_t element_bits(const sim::Tensor& t, std::int64_t e);
 void set_element_bits(sim::Tensor& t, std::int64_t e, std::uint64_t bits);
