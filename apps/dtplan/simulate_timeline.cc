@@ -120,7 +120,7 @@ std::string timeline_text(const sim::Timeline& tl) {
   text += summary.render() + "\n";
 
   const sim::RankSummary& crit = critical_summary(tl);
-  core::TextTable streams({{"stream", "", core::Align::kLeft}, {"busy", "us"}, {"busy", "%"}},
+  core::TextTable streams({{"stream", "", core::Align::kLeft}, {"busy", "us"}, {"share", "%"}},
                           "busy time per stream (rank " + std::to_string(crit.rank) + ")");
   for (std::size_t s = 0; s < tl.program.streams.size(); ++s) {
     streams.add_row({tl.program.streams[s].name, us(crit.stream_busy_us[s]),

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "cost/collective_model.h"
+#include "plan/plan_io.h"
 #include "support/plan_builder.h"
+#include "support/plan_support.h"
 #include "support/profiles.h"
 
 namespace dtplan::sim {
@@ -307,6 +309,20 @@ TEST_CASE("timeline: stream order and local steps") {
   CHECK(event(tl, "e[0].0:local_chunk").start_us == 28);
   CHECK(tl.step_time_us == 35);
   CHECK(tl.compute_us == 5 + 1 + 1 + 4 + 3);
+}
+
+TEST_CASE("timeline: a checked plan, and the same plan read back from JSON") {
+  // small_model_plan: x -> all_gather on A -> y = mm(x, w) -> all_reduce on B -> z = add(y, y);
+  // everything is on one chain, so the step is the plan's serial total.
+  const plan::Plan plan = testing::small_model_plan();
+  REQUIRE(plan::check_plan(plan).ok());
+  const Timeline tl = simulate(plan);
+  CHECK(tl.step_time_us == doctest::Approx(plan.cost.total_us));
+  CHECK(tl.exposed_communication_us ==
+        doctest::Approx(plan.cost.communication_us + plan.cost.redistribution_us));
+  auto back = plan::read_plan_json(plan::plan_to_json(plan), "plan.json");
+  REQUIRE(back.ok());
+  CHECK(simulate(*back) == tl);
 }
 
 }  // namespace
