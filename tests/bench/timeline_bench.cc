@@ -1,8 +1,9 @@
 // The step simulator on a large synthetic plan: an FSDP + TP model on a (dp 8, tp 8) mesh of 64
-// ranks on 8-GPU nodes, 116 layers of 9 parameters, 20 forward and 40 backward ops each (8k+
-// ops), every weight all-gathered on dp in forward and backward, every gradient reduce-scattered
-// on dp, and tp all-gathers / reduce-scatters around the attention and MLP blocks: ~4.2k
-// collectives, ~12k tasks, 0.8M (rank, task) pairs. Items are (rank, task) pairs simulated.
+// ranks on 4-GPU nodes (so tp groups span two nodes and share NICs with dp groups), 116 layers of
+// 9 parameters, 20 forward and 40 backward ops each (10.1k ops), every weight all-gathered on dp
+// in forward and backward, every gradient reduce-scattered on dp, and tp all-gathers /
+// reduce-scatters around the blocks: 4.4k collectives, 14.5k tasks, 0.93M (rank, task) pairs.
+// Items are (rank, task) pairs simulated.
 // Baselines in the same run: the same plan without contention (no link bookkeeping), and a
 // bare binary heap pushing and popping as many events as the simulator processes.
 // Run: scripts/bench.sh Timeline
@@ -65,7 +66,7 @@ const plan::Plan& synthetic_plan() {
   static const plan::Plan plan = [] {
     Synth s;
     auto mesh = mesh::DeviceMesh::create({8, 8}, {"dp", "tp"}).value();
-    s.plan.mesh = redist::describe_mesh(redist::MeshContext::make(mesh, 8, "h100-dgx").value());
+    s.plan.mesh = redist::describe_mesh(redist::MeshContext::make(mesh, 4, "h100-dgx").value());
     s.spec = placement::TensorSpec::make({1024, 1024}, core::DType::kBF16,
                                          {Placement::replicate(), Placement::replicate()},
                                          s.plan.mesh.shape)
