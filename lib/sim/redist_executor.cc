@@ -132,8 +132,10 @@ core::Status for_each_held(const std::vector<std::int64_t>& ranks,
 core::Result<Tensor> split_piece(const Tensor& t, const Placement& p, std::int64_t n,
                                  std::int64_t g) {
   if (p.is_strided_shard()) return strided_split(t, p.dim(), p.split_factor(), n, g);
-  DTPLAN_TRY(std::vector<Tensor> pieces, chunk(t, p.dim(), n));
-  return std::move(pieces[static_cast<std::size_t>(g)]);
+  if (p.dim() >= t.rank()) return chunk(t, p.dim(), n).error();  // names the bad dim
+  const placement::IndexRange piece =
+      placement::chunk_piece(t.shape()[static_cast<std::size_t>(p.dim())], n, g);
+  return narrow(t, p.dim(), piece.begin, piece.length());
 }
 
 }  // namespace

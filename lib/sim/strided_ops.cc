@@ -15,14 +15,22 @@ core::Result<Tensor> strided_split(const Tensor& t, std::int64_t dim, std::int64
                                   std::to_string(n) + ", rank " + std::to_string(r) +
                                   " is not a valid split of " + describe(t));
   }
-  DTPLAN_TRY(std::vector<Tensor> pieces, chunk(t, dim, sf));
-  std::vector<Tensor> mine;
-  mine.reserve(pieces.size());
-  for (const Tensor& piece : pieces) {
-    DTPLAN_TRY(std::vector<Tensor> sub, chunk(piece, dim, n));
-    mine.push_back(std::move(sub[static_cast<std::size_t>(r)]));
+  if (dim < 0 || dim >= t.rank()) {
+    return core::Error::bad_input("strided_split: dim " + std::to_string(dim) +
+                                  " is out of range for " + describe(t));
   }
-  return cat(mine, dim);
+  const std::int64_t length = t.shape()[static_cast<std::size_t>(dim)];
+  DTPLAN_TRY(std::vector<placement::IndexRange> ranges,
+             placement::strided_positions(length, sf, n, r));
+  if (ranges.empty()) return narrow(t, dim, 0, 0);
+  if (ranges.size() == 1) return narrow(t, dim, ranges[0].begin, ranges[0].length());
+  std::vector<Tensor> parts;
+  parts.reserve(ranges.size());
+  for (const placement::IndexRange& range : ranges) {
+    DTPLAN_TRY(Tensor part, narrow(t, dim, range.begin, range.length()));
+    parts.push_back(std::move(part));
+  }
+  return cat(parts, dim);
 }
 
 std::int64_t strided_max_length(std::int64_t length, std::int64_t sf, std::int64_t n) {

@@ -76,7 +76,8 @@ int verify_random_plans(std::uint64_t seed, int cases, ValueKind values) {
   int verified = 0;
   for (int i = 0; i < cases; ++i) {
     Setup s = random_setup(rng, i);
-    auto planner = testing::make_planner(s.ctx, redist::CostModelKind::kNccl);
+    auto planner = testing::make_planner(
+        s.ctx, i % 4 == 0 ? redist::CostModelKind::kNccl : redist::CostModelKind::kDTensor);
     INFO(describe_setup(s));
     for (PlannerKind kind : {PlannerKind::kGreedy, PlannerKind::kMinCost}) {
       if (kind == PlannerKind::kGreedy && redist::needs_min_cost(s.src, s.dst)) continue;
