@@ -1,5 +1,6 @@
 #include "sim/verify.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -27,15 +28,32 @@ std::vector<std::int64_t> global_flats(const std::vector<placement::IndexSet>& o
   }
   for (std::size_t d = 0; d < owned.size(); ++d) {
     const std::vector<std::int64_t> idx = owned[d].to_vector();
-    std::vector<std::int64_t> next;
-    next.reserve(out.size() * idx.size());
+    std::vector<std::int64_t> next(out.size() * idx.size());
+    std::int64_t* w = next.data();
     for (std::int64_t base : out) {
-      for (std::int64_t g : idx) next.push_back(base + g * strides[d]);
+      for (std::int64_t g : idx) *w++ = base + g * strides[d];
     }
     out = std::move(next);
   }
   return out;
 }
+
+// global_flats, computed once per distinct owned set (replicas and Partial holders share it).
+class FlatsCache {
+ public:
+  explicit FlatsCache(const std::vector<std::int64_t>& shape) : shape_(shape) {}
+  const std::vector<std::int64_t>& get(const std::vector<placement::IndexSet>& owned) {
+    std::string key;
+    for (const placement::IndexSet& set : owned) key += placement::to_string(set) + "|";
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(std::move(key), global_flats(owned, shape_)).first;
+    return it->second;
+  }
+
+ private:
+  const std::vector<std::int64_t>& shape_;
+  std::map<std::string, std::vector<std::int64_t>> cache_;
+};
 
 Shape counts(const std::vector<placement::IndexSet>& owned) {
   Shape s;
@@ -115,6 +133,7 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
   const std::vector<std::int64_t>& shape = plan.src.shape();
   const std::size_t ndim = sizes.size();
   RankTensors tensors(world);
+  FlatsCache src_flats(shape);
   for (std::int64_t r : ex.ranks()) {
     const Coord c = *ex.coordinate(r);
     DTPLAN_TRY(std::vector<placement::IndexSet> owned,
@@ -123,7 +142,7 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
     for (std::size_t m = 0; m < ndim; ++m) {
       if (plan.src.placement(m).is_partial()) k = k * sizes[m] + c[m];
     }
-    const std::vector<std::int64_t> flats = global_flats(owned, shape);
+    const std::vector<std::int64_t>& flats = src_flats.get(owned);
     std::vector<double> local(flats.size());
     for (std::size_t e = 0; e < flats.size(); ++e) local[e] = values.contribution(flats[e], k);
     DTPLAN_TRY(Tensor t, from_doubles(plan.src.dtype(), counts(owned), local));
@@ -137,8 +156,9 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
   report.exact = values.exact();
   std::int64_t numel = 1;
   for (std::int64_t s : shape) numel *= s;
-  std::vector<double> global(static_cast<std::size_t>(numel));
-  for (std::int64_t i = 0; i < numel; ++i) global[static_cast<std::size_t>(i)] = values.global(i);
+  std::vector<double> global;
+  std::vector<double> tolerance;
+  values.globals(numel, global, tolerance);
 
   // Destination Partial dims: reduced over before the comparison.
   std::vector<bool> partial(ndim, false);
@@ -151,12 +171,13 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
     if (p.reduce_op() == ReduceOp::kAvg) avg_divisor *= sizes[m];
     if (p.reduce_op() == ReduceOp::kMax || p.reduce_op() == ReduceOp::kMin) select = p.reduce_op();
   }
+  FlatsCache dst_flats(shape);
   for (const auto& [key, members] : group_by(ex, partial)) {
     const Coord c = *ex.coordinate(members[0]);
     DTPLAN_TRY(std::vector<placement::IndexSet> owned,
                placement::owned_indices(plan.dst, sizes, c));
     const Shape expected_shape = counts(owned);
-    const std::vector<std::int64_t> flats = global_flats(owned, shape);
+    const std::vector<std::int64_t>& flats = dst_flats.get(owned);
     const auto expected = static_cast<std::int64_t>(flats.size());
     bool shapes_ok = true;
     for (std::int64_t r : members) {
@@ -190,7 +211,7 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
       const double error = std::fabs(reduced[e] - want);
       if (error == 0) continue;
       report.max_error = std::max(report.max_error, std::isnan(error) ? INFINITY : error);
-      if (!(error <= values.tolerance(flats[e]))) {
+      if (!(error <= tolerance[static_cast<std::size_t>(flats[e])])) {
         report.wrong_elements += static_cast<std::int64_t>(members.size());
         if (report.first_wrong.empty()) {
           report.first_wrong = "rank " + std::to_string(members[0]) + " local element " +
@@ -210,13 +231,17 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
   for (const auto& [key, members] : group_by(ex, replicated)) {
     if (members.size() < 2) continue;
     ++report.replica_sets;
-    const Tensor& first = tensors.at(members[0]);
-    for (std::size_t j = 1; j < members.size(); ++j) {
-      if (!(tensors.at(members[j]) == first)) {
-        ++report.differing_replica_sets;
-        break;
+    std::vector<const Tensor*> variants;
+    for (std::int64_t r : members) {
+      const Tensor& t = tensors.at(r);
+      if (std::none_of(variants.begin(), variants.end(),
+                       [&](const Tensor* v) { return *v == t; })) {
+        variants.push_back(&t);
       }
     }
+    if (variants.size() > 1) ++report.differing_replica_sets;
+    report.max_replica_variants =
+        std::max(report.max_replica_variants, static_cast<std::int64_t>(variants.size()));
   }
   report.replicas_bitwise_equal = report.differing_replica_sets == 0;
   report.trace = pg.trace();
@@ -230,7 +255,8 @@ std::string describe(const VerifyReport& r) {
                     (r.exact ? "exact" : "tolerance (C+4)u") +
                     "), replicas bitwise equal: " + (r.replicas_bitwise_equal ? "yes" : "no");
   out += " (" + std::to_string(r.differing_replica_sets) + " of " + std::to_string(r.replica_sets) +
-         " replica sets differ)";
+         " replica sets differ, at most " + std::to_string(r.max_replica_variants) +
+         " distinct results in one)";
   return out;
 }
 

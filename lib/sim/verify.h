@@ -51,6 +51,7 @@ struct VerifyReport {
   bool replicas_bitwise_equal = true;
   std::int64_t replica_sets = 0;            // sets of >= 2 ranks that must hold equal bits
   std::int64_t differing_replica_sets = 0;  // of those, sets whose members' bits differ
+  std::int64_t max_replica_variants = 0;    // most distinct bit patterns within one set
   ValueKind values = ValueKind::kFloat;     // the kind used (integer dtypes: kInteger)
   bool exact = true;                        // checked with tolerance 0
   double max_error = 0;                     // largest |result - expected| seen

@@ -167,12 +167,49 @@ double SourceValues::scale(std::int64_t i) const {
   return sum / static_cast<double>(avg_divisor_);
 }
 
+namespace {
+
+// Higham's gamma_k for k = summands + 4 roundings of unit roundoff u, capped at 1.
+double gamma_of(double summands, double roundoff) {
+  const double k = (summands + 4.0) * roundoff;
+  return k < 0.5 ? k / (1.0 - k) : 1.0;
+}
+
+}  // namespace
+
 double SourceValues::tolerance(std::int64_t i) const {
   if (exact_) return 0;
-  const double summands = selecting_ ? 1.0 : static_cast<double>(contributors_);
-  const double k = (summands + 4.0) * roundoff_;
-  const double gamma = k < 0.5 ? k / (1.0 - k) : 1.0;  // Higham's gamma_k, capped
-  return gamma * scale(i);
+  return gamma_of(selecting_ ? 1.0 : static_cast<double>(contributors_), roundoff_) * scale(i);
+}
+
+void SourceValues::globals(std::int64_t numel, std::vector<double>& global,
+                           std::vector<double>& tolerance) const {
+  global.assign(static_cast<std::size_t>(numel), 0.0);
+  tolerance.assign(static_cast<std::size_t>(numel), 0.0);
+  const double gamma =
+      exact_ ? 0.0 : gamma_of(selecting_ ? 1.0 : static_cast<double>(contributors_), roundoff_);
+  const auto divisor = static_cast<double>(avg_divisor_);
+  for (std::int64_t i = 0; i < numel; ++i) {
+    double value = raw(i, 0);
+    double magnitude = std::fabs(value);
+    for (std::int64_t k = 1; k < contributors_; ++k) {
+      const double c = raw(i, k);
+      if (!selecting_) {
+        value += c;
+        magnitude += std::fabs(c);
+      } else {
+        value = op_ == ReduceOp::kMax ? std::max(value, c) : std::min(value, c);
+      }
+    }
+    if (selecting_) {
+      magnitude = std::fabs(value);
+    } else {
+      value /= divisor;
+      magnitude /= divisor;
+    }
+    global[static_cast<std::size_t>(i)] = value;
+    tolerance[static_cast<std::size_t>(i)] = gamma * magnitude;
+  }
 }
 
 std::vector<double> to_doubles(const Tensor& t) {

@@ -59,6 +59,9 @@ class SourceValues {
   [[nodiscard]] double scale(std::int64_t i) const;
   // The largest |result - g(i)| accepted at index i.
   [[nodiscard]] double tolerance(std::int64_t i) const;
+  // g(i) and tolerance(i) for every i in [0, numel), in one pass over the contributions.
+  void globals(std::int64_t numel, std::vector<double>& global,
+               std::vector<double>& tolerance) const;
 
   [[nodiscard]] ValueKind kind() const { return kind_; }
   [[nodiscard]] std::int64_t contributors() const { return contributors_; }
