@@ -133,8 +133,11 @@ core::Result<SourceValues> SourceValues::make(const redist::RedistPlan& plan, Va
 }
 
 double SourceValues::raw(std::int64_t i, std::int64_t k) const {
+  // One splitmix64 step of a counter unique to (seed, i, k).
   const std::uint64_t h =
-      mix(mix(seed_ ^ mix(static_cast<std::uint64_t>(i))) + static_cast<std::uint64_t>(k));
+      mix(seed_ * 0xd1b54a32d192ed03ULL +
+          static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(contributors_) +
+          static_cast<std::uint64_t>(k));
   if (kind_ == ValueKind::kInteger) {
     const auto span = static_cast<std::uint64_t>(2 * bound_ + 1);
     const auto k_int = static_cast<std::int64_t>(h % span) - bound_;
