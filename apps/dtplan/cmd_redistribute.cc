@@ -4,11 +4,13 @@
 //   dtplan redistribute --mesh 2,2,2 --names A,B,C [--flatten A,C]... --shape 16,16,16
 //                       [--dtype bf16] --from "P(sum),R,P(sum)" --to "R,R,R"
 //                       [--planner greedy|min-cost|auto] [--no-merge] [--hardware NAME|FILE]
-//                       [--gpus-per-node N] [--model nccl|dtensor] [--json]
+//                       [--gpus-per-node N] [--model nccl|dtensor]
+//                       [--verify [--values float|int] [--seed N]] [--json]
 //   dtplan redistribute --mesh configs/meshes/2x2x2.json --shape 16 --from S(0),S(0),R --to R,R,R
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,8 @@
 #include "placement/placement_text.h"
 #include "redist/planner.h"
 #include "redist/redist_plan_io.h"
+#include "sim/verify.h"
+#include "verify_arg.h"
 
 namespace dtplan::cli {
 
@@ -44,6 +48,8 @@ struct Options {
   std::string hardware;
   std::string gpus_per_node;
   std::string model = "nccl";
+  bool verify = false;
+  VerifyArgs verify_args;
   bool json = false;
 };
 
@@ -52,6 +58,7 @@ struct Request {
   placement::TensorSpec src;
   placement::TensorSpec dst;
   redist::PlanOptions options;
+  cost::HardwareProfile profile;
 };
 
 bool is_file(const std::string& value) {
@@ -127,7 +134,7 @@ core::Result<Request> read_request(const Options& o) {
   DTPLAN_TRY(redist::MeshContext ctx, redist::MeshContext::make(loaded.root, gpus, profile.name));
   return Request{
       std::make_unique<redist::Planner>(std::move(ctx), redist::make_cost_model(model, profile)),
-      std::move(src), std::move(dst), redist::PlanOptions{planner, !o.no_merge}};
+      std::move(src), std::move(dst), redist::PlanOptions{planner, !o.no_merge}, profile};
 }
 
 std::string dims_text(const redist::RedistPlan& plan, std::span<const std::int32_t> dims) {
@@ -139,7 +146,7 @@ std::string dims_text(const redist::RedistPlan& plan, std::span<const std::int32
   return core::join(out, ",");
 }
 
-void print_table(const redist::RedistPlan& plan) {
+void print_table(const redist::RedistPlan& plan, const sim::VerifyReport* verify) {
   const std::string mesh_name =
       plan.mesh.names.empty()
           ? core::format_int_list(plan.mesh.shape)
@@ -193,6 +200,7 @@ void print_table(const redist::RedistPlan& plan) {
     text += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
             dims_text(plan, w.mesh_dims) + "): " + w.message + "\n";
   }
+  if (verify != nullptr) text += verify_line(*verify);
   print_text(text);
 }
 
@@ -202,10 +210,21 @@ int run(const Options& o) {
   Request& r = *request;
   auto plan = r.planner->plan(r.src, r.dst, r.options);
   if (!plan.ok()) return report("redistribute", plan.error());
+  std::optional<sim::VerifyReport> verified;
+  if (o.verify) {
+    auto options = verify_options(o.verify_args);
+    if (!options.ok()) return report("redistribute", options.error());
+    options->hardware = r.profile;
+    auto v = sim::verify_plan(**plan, *options);
+    if (!v.ok()) return report("redistribute", v.error().with_context("--verify"));
+    verified = std::move(v).value();
+  }
   if (o.json) {
-    print_json(redist::plan_json(**plan));
+    Json doc = redist::plan_json(**plan);
+    if (verified) doc["verify"] = verify_json(*verified);
+    print_json(doc);
   } else {
-    print_table(**plan);
+    print_table(**plan, verified ? &*verified : nullptr);
   }
   return 0;
 }
@@ -236,6 +255,10 @@ Action setup_redistribute(CLI::App& app) {
                  "GPUs used per node (rank r is on node r / N); default: the profile's");
   app.add_option("--model", o->model, "Cost model: nccl | dtensor (PyTorch's)")
       ->capture_default_str();
+  app.add_flag("--verify", o->verify,
+               "Run the plan on a fake process group with real data: wrong elements and whether "
+               "replicas are bitwise equal");
+  add_verify_flags(app, o->verify_args);
   add_json_flag(app, o->json);
   return [o] { return run(*o); };
 }

@@ -1,0 +1,328 @@
+// dtplan simulate: replays a plan's collectives on the fake process group. A redistribution plan
+// (what `dtplan redistribute --json` writes) gives one row per step: the collective, its mesh
+// dims and group size, bytes and predicted time, the algorithm and protocol the plan priced, and
+// what the fake process group ran per group (the NCCL model's algorithm and the reduction order
+// it implies); then totals and warnings. A whole-model plan (`dtplan plan --out`, format
+// dtplan-plan) gives one row per redistribution and totals. With --data every redistribution is
+// also run on real data and verified (wrong elements, bitwise-equal replicas).
+//
+//   dtplan simulate --plan plan.json [--ranks N] [--data [--values float|int] [--seed N]] [--json]
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "command.h"
+#include "core/strings.h"
+#include "core/text_table.h"
+#include "core/units.h"
+#include "hardware_arg.h"
+#include "nccl_format.h"
+#include "output.h"
+#include "plan/plan_io.h"
+#include "redist/redist_plan_io.h"
+#include "sim/plan_simulation.h"
+#include "verify_arg.h"
+
+namespace dtplan::cli {
+
+namespace {
+
+struct Options {
+  std::string plan;
+  std::int64_t ranks = 0;
+  bool data = false;
+  VerifyArgs verify_args;
+  bool json = false;
+};
+
+core::Result<std::string> read_text(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return core::Error::bad_input("--plan: cannot read '" + path + "'");
+  std::string text;
+  char buffer[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+  std::fclose(f);
+  return text;
+}
+
+core::Result<sim::SimulateOptions> simulate_options(const Options& o,
+                                                    const redist::MeshDescription& mesh) {
+  sim::SimulateOptions s;
+  if (o.ranks < 0) return core::Error::bad_input("--ranks: must be positive");
+  s.world_size = o.ranks;
+  s.data = o.data;
+  DTPLAN_TRY(s.verify, verify_options(o.verify_args));
+  auto profile = load_hardware_arg(mesh.hardware, "the plan's mesh.hardware");
+  if (!profile.ok()) return profile.error();
+  s.hardware = std::move(profile).value();
+  return s;
+}
+
+std::string dims_text(const redist::MeshDescription& mesh, std::span<const std::int32_t> dims) {
+  std::vector<std::string> out;
+  for (std::int32_t d : dims) {
+    out.push_back(mesh.names.empty() ? std::to_string(d) : mesh.names[static_cast<std::size_t>(d)]);
+  }
+  return core::join(out, ",");
+}
+
+// "Tree x5, Ring x3": what the groups of one step ran as (first-seen order); "-" for none.
+std::string ran_as(const std::vector<sim::TraceEntry>& groups, bool orders) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const sim::TraceEntry& e : groups) {
+    const std::string name = orders ? std::string(sim::reduction_order_name(e.order))
+                                    : std::string(cost::algorithm_name(e.algorithm));
+    auto it =
+        std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == name; });
+    if (it == counts.end()) {
+      counts.emplace_back(name, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  if (counts.empty()) return "-";
+  std::vector<std::string> parts;
+  for (const auto& [name, n] : counts) parts.push_back(name + " x" + std::to_string(n));
+  return core::join(parts, ", ");
+}
+
+Json ran_as_json(const std::vector<sim::TraceEntry>& groups) {
+  Json out = Json::array();
+  for (const sim::TraceEntry& e : groups) {
+    out.push_back({{"ranks", e.ranks},
+                   {"algorithm", std::string(cost::algorithm_name(e.algorithm))},
+                   {"order", std::string(sim::reduction_order_name(e.order))},
+                   {"nccl_bytes", e.nccl_bytes}});
+  }
+  return out;
+}
+
+Json warnings_json(const std::vector<redist::Warning>& warnings) {
+  Json out = Json::array();
+  for (const redist::Warning& w : warnings) {
+    out.push_back({{"reason", std::string(redist::warning_reason_name(w.reason))},
+                   {"mesh_dims", w.mesh_dims},
+                   {"message", w.message}});
+  }
+  return out;
+}
+
+// ---- a redistribution plan ----
+
+int run_redistribution(const Options& o, const std::string& text) {
+  auto plan = redist::read_plan_json(text, o.plan);
+  if (!plan.ok()) return report("simulate", plan.error());
+  auto options = simulate_options(o, plan->mesh);
+  if (!options.ok()) return report("simulate", options.error());
+  auto sim = sim::simulate_redistribution(*plan, *options);
+  if (!sim.ok()) return report("simulate", sim.error());
+  std::int64_t collectives = 0;
+  std::int64_t bytes = 0;
+  for (std::size_t i = 0; i < plan->steps.size(); ++i) {
+    collectives += static_cast<std::int64_t>(sim->steps[i].size());
+    if (!sim->steps[i].empty()) bytes += plan->steps[i].bytes;
+  }
+  if (o.json) {
+    Json doc;
+    doc["kind"] = "redistribution";
+    doc["src"] = placement::to_string(plan->src);
+    doc["dst"] = placement::format_placement_list(plan->dst);
+    doc["ranks"] = sim->world_size;
+    Json steps = Json::array();
+    for (std::size_t i = 0; i < plan->steps.size(); ++i) {
+      const redist::PlanStep& s = plan->steps[i];
+      Json j;
+      j["step"] = i;
+      j["collective"] = std::string(redist::step_kind_name(s.transform.kind));
+      j["mesh_dims"] = s.transform.mesh_dims;
+      j["flattened_mesh"] = s.transform.flattened() ? Json(s.transform.flattened_mesh) : Json();
+      j["group_size"] = s.group_size;
+      j["groups"] = sim->steps[i].size();
+      j["bytes"] = s.bytes;
+      j["cost_us"] = s.cost_us;
+      j["algorithm"] = std::string(cost::algorithm_name(s.algorithm));
+      j["protocol"] = std::string(cost::protocol_name(s.protocol));
+      j["simulated"] = ran_as_json(sim->steps[i]);
+      steps.push_back(std::move(j));
+    }
+    doc["steps"] = std::move(steps);
+    doc["totals"] = {{"steps", plan->steps.size()},
+                     {"collectives", collectives},
+                     {"bytes", bytes},
+                     {"cost_us", plan->total_cost_us}};
+    doc["warnings"] = warnings_json(plan->warnings);
+    if (sim->verify) doc["verify"] = verify_json(*sim->verify);
+    if (!sim->skipped.empty()) doc["verify_skipped"] = sim->skipped;
+    print_json(doc);
+    return 0;
+  }
+  core::TextTable t({{"step", ""},
+                     {"collective", "", core::Align::kLeft},
+                     {"mesh_dims", "", core::Align::kLeft},
+                     {"flattened", "", core::Align::kLeft},
+                     {"group", "ranks"},
+                     {"groups", ""},
+                     {"bytes", "B"},
+                     {"time", "us"},
+                     {"algorithm", "", core::Align::kLeft},
+                     {"protocol", "", core::Align::kLeft},
+                     {"simulated", "", core::Align::kLeft},
+                     {"order", "", core::Align::kLeft}},
+                    "dtplan simulate: " + placement::to_string(plan->src) + " -> " +
+                        placement::format_placement_list(plan->dst) + " on " +
+                        std::to_string(sim->world_size) + " fake ranks");
+  for (std::size_t i = 0; i < plan->steps.size(); ++i) {
+    const redist::PlanStep& s = plan->steps[i];
+    t.add_row({std::to_string(i), std::string(redist::step_kind_name(s.transform.kind)),
+               dims_text(plan->mesh, s.transform.mesh_dims),
+               s.transform.flattened() ? s.transform.flattened_mesh : "-",
+               std::to_string(s.group_size), std::to_string(sim->steps[i].size()),
+               std::to_string(s.bytes), nccl_float(s.cost_us, 8),
+               std::string(cost::algorithm_name(s.algorithm)),
+               std::string(cost::protocol_name(s.protocol)), ran_as(sim->steps[i], false),
+               ran_as(sim->steps[i], true)});
+  }
+  std::string out = t.render();
+  out += "# totals: " + std::to_string(plan->steps.size()) + " steps, " +
+         std::to_string(collectives) + " group collectives, " + std::to_string(bytes) +
+         " B per rank, " + core::format_fixed(plan->total_cost_us, 3) + " us\n";
+  for (const redist::Warning& w : plan->warnings) {
+    out += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
+           dims_text(plan->mesh, w.mesh_dims) + "): " + w.message + "\n";
+  }
+  if (sim->verify) out += verify_line(*sim->verify);
+  if (!sim->skipped.empty()) out += "# verify skipped: " + sim->skipped + "\n";
+  print_text(out);
+  return 0;
+}
+
+// ---- a whole-model plan (kept apart: the step-timeline report joins here) ----
+
+int run_model_plan(const Options& o, const std::string& text) {
+  auto plan = plan::read_plan_json(text, o.plan);
+  if (!plan.ok()) return report("simulate", plan.error());
+  auto options = simulate_options(o, plan->mesh);
+  if (!options.ok()) return report("simulate", options.error());
+  auto sim = sim::simulate_model_plan(*plan, *options);
+  if (!sim.ok()) return report("simulate", sim.error());
+  double cost_us = 0;
+  for (const plan::PlanRedistribution& r : plan->redistributions) cost_us += r.plan.total_cost_us;
+  if (o.json) {
+    Json doc;
+    doc["kind"] = "model";
+    doc["model"] = plan->model;
+    doc["ranks"] = sim->redistributions.empty() ? Json() : Json(sim->redistributions[0].world_size);
+    Json rows = Json::array();
+    for (std::size_t i = 0; i < plan->redistributions.size(); ++i) {
+      const plan::PlanRedistribution& r = plan->redistributions[i];
+      const sim::RedistSimulation& s = sim->redistributions[i];
+      Json j;
+      j["index"] = i;
+      j["consumer"] = r.consumer;
+      j["slot"] = r.slot;
+      j["producer"] = r.producer;
+      j["src"] = placement::to_string(r.plan.src);
+      j["dst"] = placement::format_placement_list(r.plan.dst);
+      j["steps"] = r.plan.steps.size();
+      std::int64_t groups = 0;
+      for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
+      j["collectives"] = groups;
+      j["cost_us"] = r.plan.total_cost_us;
+      if (s.verify) j["verify"] = verify_json(*s.verify);
+      if (!s.skipped.empty()) j["verify_skipped"] = s.skipped;
+      rows.push_back(std::move(j));
+    }
+    doc["redistributions"] = std::move(rows);
+    Json totals = {{"redistributions", plan->redistributions.size()},
+                   {"calls", sim->calls},
+                   {"collectives", sim->collectives},
+                   {"cost_us", cost_us}};
+    if (o.data) {
+      totals["verified"] = sim->verified;
+      totals["distinct_verified"] = sim->distinct_verified;
+      totals["skipped"] = sim->skipped;
+      totals["wrong_elements"] = sim->wrong_elements;
+      totals["replicas_bitwise_equal"] = sim->replicas_bitwise_equal;
+    }
+    doc["totals"] = std::move(totals);
+    doc["warnings"] = warnings_json(plan->warnings);
+    print_json(doc);
+    return 0;
+  }
+  core::TextTable t({{"index", ""},
+                     {"consumer", ""},
+                     {"slot", ""},
+                     {"src", "", core::Align::kLeft},
+                     {"dst", "", core::Align::kLeft},
+                     {"steps", ""},
+                     {"collectives", ""},
+                     {"time", "us"},
+                     {"wrong", ""},
+                     {"replicas", "", core::Align::kLeft}},
+                    "dtplan simulate: " + plan->model + ", " +
+                        std::to_string(plan->redistributions.size()) + " redistributions");
+  for (std::size_t i = 0; i < plan->redistributions.size(); ++i) {
+    const plan::PlanRedistribution& r = plan->redistributions[i];
+    const sim::RedistSimulation& s = sim->redistributions[i];
+    std::int64_t groups = 0;
+    for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
+    t.add_row({std::to_string(i), std::to_string(r.consumer), std::to_string(r.slot),
+               placement::to_string(r.plan.src), placement::format_placement_list(r.plan.dst),
+               std::to_string(r.plan.steps.size()), std::to_string(groups),
+               nccl_float(r.plan.total_cost_us, 8),
+               s.verify ? std::to_string(s.verify->wrong_elements) : "-",
+               s.verify ? (s.verify->replicas_bitwise_equal ? "equal" : "differ")
+                        : (s.skipped.empty() ? "-" : "skipped")});
+  }
+  std::string out = t.render();
+  out += "# totals: " + std::to_string(plan->redistributions.size()) + " redistributions, " +
+         std::to_string(sim->calls) + " collective calls, " + std::to_string(sim->collectives) +
+         " group collectives, " + core::format_fixed(cost_us, 3) + " us\n";
+  if (o.data) {
+    out +=
+        "# verify: " + std::to_string(sim->verified) + " verified (" +
+        std::to_string(sim->distinct_verified) + " distinct), " + std::to_string(sim->skipped) +
+        " skipped for size, " + std::to_string(sim->wrong_elements) +
+        " wrong elements, replicas bitwise equal: " + (sim->replicas_bitwise_equal ? "yes" : "no") +
+        "\n";
+  }
+  for (const redist::Warning& w : plan->warnings) {
+    out += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
+           dims_text(plan->mesh, w.mesh_dims) + "): " + w.message + "\n";
+  }
+  print_text(out);
+  return 0;
+}
+
+int run(const Options& o) {
+  if (o.plan.empty()) {
+    return report("simulate", core::Error::bad_input("--plan: required (a plan JSON file)"));
+  }
+  auto text = read_text(o.plan);
+  if (!text.ok()) return report("simulate", text.error());
+  if (plan::is_model_plan_json(*text)) return run_model_plan(o, *text);
+  return run_redistribution(o, *text);
+}
+
+}  // namespace
+
+Action setup_simulate(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  app.add_option("--plan", o->plan,
+                 "Plan file: `dtplan redistribute --json` output or a whole-model plan "
+                 "(`dtplan plan --out`)");
+  app.add_option("--ranks", o->ranks,
+                 "World size of the fake process group (default: the plan's mesh)");
+  app.add_flag("--data", o->data,
+               "Also run every redistribution on real data and verify it (wrong elements, "
+               "bitwise-equal replicas)");
+  add_verify_flags(app, o->verify_args);
+  add_json_flag(app, o->json);
+  return [o] { return run(*o); };
+}
+
+}  // namespace dtplan::cli

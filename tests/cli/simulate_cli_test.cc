@@ -1,0 +1,116 @@
+// dtplan simulate on redistribution plans (what `redistribute --json` writes) and whole-model
+// plans (plan_io), in text and JSON, with and without --data; errors name the input.
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "plan/plan_io.h"
+#include "support/cli.h"
+#include "support/plan_support.h"
+
+namespace dtplan::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+// A temporary file that holds `text` and is removed at scope exit.
+struct TempFile {
+  std::string path;
+  explicit TempFile(const std::string& text, const std::string& name) {
+    path = "/tmp/dtplan_simulate_test_" + name + "_" + std::to_string(::getpid()) + ".json";
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+const char* kRedistribute =
+    "redistribute --mesh 2,4 --names dp,tp --shape 9,6 --from 'S(0),P(sum)' --to 'R,S(1)' --json";
+
+TEST_CASE("simulate: a redistribution plan, text and JSON") {
+  TempFile plan(cli_output(kRedistribute), "redist");
+  const std::string text = cli_output("simulate --plan " + plan.path);
+  CHECK(text.find("# dtplan simulate: f32[9,6] S(0),P(sum) -> R,S(1) on 8 fake ranks") !=
+        std::string::npos);
+  CHECK(text.find("# totals: ") != std::string::npos);
+  CHECK(text.find("# verify") == std::string::npos);
+  const Json j = Json::parse(cli_output("simulate --plan " + plan.path + " --json"));
+  CHECK(j["kind"] == "redistribution");
+  CHECK(j["ranks"] == 8);
+  REQUIRE(j["steps"].size() >= 2);
+  std::int64_t groups = 0;
+  for (const Json& s : j["steps"]) {
+    CHECK(s["simulated"].size() == s["groups"]);
+    groups += s["groups"].get<std::int64_t>();
+  }
+  CHECK(j["totals"]["collectives"] == groups);
+  CHECK_FALSE(j.contains("verify"));
+  const Json d = Json::parse(cli_output("simulate --plan " + plan.path + " --data --json"));
+  CHECK(d["verify"]["ranks"] == 8);
+  CHECK(d["verify"]["wrong_elements"] == 0);
+  CHECK(d["verify"]["replicas_bitwise_equal"] == true);
+  const Json i =
+      Json::parse(cli_output("simulate --plan " + plan.path + " --data --values int --json"));
+  CHECK(i["verify"]["exact"] == true);
+  CHECK(cli_output("simulate --plan " + plan.path + " --data").find("# verify: 8 ranks, 0 of") !=
+        std::string::npos);
+  // --ranks: a larger world is fine, a smaller one names the mesh.
+  CHECK(Json::parse(cli_output("simulate --plan " + plan.path + " --ranks 64 --json"))["ranks"] ==
+        64);
+  CHECK(cli_failure("simulate --plan " + plan.path + " --ranks 4", 2).find("smaller") !=
+        std::string::npos);
+}
+
+TEST_CASE("simulate: a whole-model plan") {
+  TempFile plan(plan::plan_to_json(small_model_plan()), "model");
+  const Json j = Json::parse(cli_output("simulate --plan " + plan.path + " --data --json"));
+  CHECK(j["kind"] == "model");
+  CHECK(j["redistributions"].size() == small_model_plan().redistributions.size());
+  CHECK(j["totals"]["wrong_elements"] == 0);
+  CHECK(j["totals"]["replicas_bitwise_equal"] == true);
+  CHECK(j["totals"]["verified"] == j["redistributions"].size());
+  const std::string text = cli_output("simulate --plan " + plan.path + " --data");
+  CHECK(text.find("redistributions") != std::string::npos);
+  CHECK(text.find("# verify: ") != std::string::npos);
+}
+
+TEST_CASE("simulate: errors") {
+  CHECK(cli_failure("simulate", 2).find("--plan") != std::string::npos);
+  CHECK(cli_failure("simulate --plan /nonexistent.json", 2).find("/nonexistent.json") !=
+        std::string::npos);
+  TempFile bad("{\"steps\": 3}", "bad");
+  CHECK_FALSE(cli_failure("simulate --plan " + bad.path, 2).empty());
+  TempFile plan(cli_output(kRedistribute), "redist2");
+  CHECK(cli_failure("simulate --plan " + plan.path + " --data --values big", 2).find("--values") !=
+        std::string::npos);
+}
+
+TEST_CASE("redistribute --verify: the verify line and object") {
+  const std::string text = cli_output(
+      "redistribute --mesh 2,2 --names A,B --shape 5,3 --from 'S(0),S(0)' --to R,R --verify");
+  CHECK(text.find("# verify: 4 ranks, 0 of 60 elements wrong") != std::string::npos);
+  const Json j = Json::parse(cli_output(
+      "redistribute --mesh 2,2 --names A,B --shape 5,3 --from 'P(avg),P(avg)' --to 'S(1),R' "
+      "--verify --values int --json"));
+  const Json& v = j["verify"];
+  CHECK(v["ranks"] == 4);
+  CHECK(v["wrong_elements"] == 0);
+  CHECK(v["replicas_bitwise_equal"] == true);
+  CHECK(v["values"] == "int");
+  CHECK(v["exact"] == true);
+  CHECK(v["replica_sets"] == 2);
+  // Without --verify there is no verify object.
+  CHECK_FALSE(Json::parse(cli_output("redistribute --mesh 4 --shape 8 --from 'S(0)' --to R --json"))
+                  .contains("verify"));
+  CHECK(cli_failure("redistribute --mesh 4 --shape 8 --from 'S(0)' --to R --verify --values x", 2)
+            .find("--values") != std::string::npos);
+  // A dtype without checkable values is unsupported.
+  CHECK(cli_failure("redistribute --mesh 4 --shape 8 --dtype bool --from 'S(0)' --to R --verify", 3)
+            .find("bool") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace dtplan::testing
