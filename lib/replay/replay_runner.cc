@@ -1,0 +1,67 @@
+#include "replay/replay_runner.h"
+
+#include <set>
+
+namespace dtplan::replay {
+
+namespace {
+
+// The inputs of the held members of the job's groups.
+core::Result<RankTensors> held_inputs(const ReplayGroup& pg, const CollectiveJob& job) {
+  const std::vector<std::int64_t> held = pg.held_ranks();
+  const std::set<std::int64_t> held_set(held.begin(), held.end());
+  RankTensors inputs(pg.world_size());
+  const sim::Shape shape = job_input_shape(job);
+  for (const sim::Group& g : job.groups) {
+    for (std::int64_t r : g) {
+      if (held_set.count(r) == 0) continue;
+      DTPLAN_TRY(sim::Tensor t, fill_input(job.dtype, shape, r));
+      inputs.set(r, std::move(t));
+    }
+  }
+  return inputs;
+}
+
+}  // namespace
+
+core::Result<ReplayReport> run_replay(ReplayGroup& pg, const ReplaySource& source,
+                                      const ReplayOptions& options) {
+  DTPLAN_TRY(std::int64_t world, mesh_world_size(source.mesh));
+  if (world != pg.world_size()) {
+    return core::Error::bad_input("the plan's mesh has " + std::to_string(world) + " ranks, the " +
+                                  std::string(pg.backend_name()) + " world " +
+                                  std::to_string(pg.world_size()) + " (start " +
+                                  std::to_string(world) + " processes)");
+  }
+  DTPLAN_TRY(std::vector<CollectiveJob> jobs, collect_jobs(source));
+
+  ReplayReport report;
+  report.kind = source.kind;
+  report.model = source.model;
+  report.backend = std::string(pg.backend_name());
+  report.world = world;
+  report.hardware = source.mesh.hardware;
+  report.gpus_per_node = source.mesh.gpus_per_node;
+  report.timing = options.timing;
+  report.verify.ranks = world;
+  for (CollectiveJob& job : jobs) {
+    const sim::CollectiveCall call = job_call(job);
+    const std::string context = sim::describe(call) + " (" + job.first_use + ")";
+    CallCheck check;
+    if (options.check) {
+      auto checked = check_call(pg, call, job.dtype, job_input_shape(job));
+      if (!checked.ok()) return checked.error().with_context(context);
+      check = *checked;
+    }
+    DTPLAN_TRY(RankTensors inputs, held_inputs(pg, job));
+    auto timing = time_call(pg, call, inputs, options.timing);
+    if (!timing.ok()) return timing.error().with_context(context);
+    report.verify.elements += check.elements;
+    report.verify.wrong_elements += check.wrong_elements;
+    report.entries.push_back(make_entry(std::move(job), *timing, check));
+  }
+  report.totals = totals_of(report.entries);
+  return report;
+}
+
+}  // namespace dtplan::replay

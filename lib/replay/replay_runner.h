@@ -1,0 +1,31 @@
+#pragma once
+// Runs a plan's collectives on a replay backend: for every distinct collective
+// (collective_jobs.h), in plan order, first the data check against the fake process group
+// (call_check.h), then the nccl-tests-style timing (timing.h) on the same inputs; the report pairs
+// each measurement with the plan's prediction. Every process of the world runs it (SPMD: the
+// same jobs in the same order); every process gets the same report.
+//
+//   auto pg = open_mpi_group().value();                 // under mpirun -np 8
+//   ReplayReport r = run_replay(*pg, source, {}).value();
+//   r.entries[0].measured_us; r.verify.wrong_elements == 0
+
+#include "core/result.h"
+#include "replay/replay_group.h"
+#include "replay/replay_report.h"
+#include "replay/replay_source.h"
+
+namespace dtplan::replay {
+
+struct ReplayOptions {
+  TimingOptions timing;
+  bool check = true;  // run the data check of every collective
+};
+
+// Errors: the world does not have the plan's ranks (kBadInput: "the plan's mesh has 8 ranks, the
+// mpi world 4"), a job the plan does not describe consistently (collect_jobs), a backend failure
+// (the call's error, with the job's first use as context). The report's plan, launcher and
+// processes fields are left for the caller.
+core::Result<ReplayReport> run_replay(ReplayGroup& pg, const ReplaySource& source,
+                                      const ReplayOptions& options);
+
+}  // namespace dtplan::replay
