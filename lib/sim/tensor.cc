@@ -10,11 +10,11 @@ namespace dtplan::sim {
 namespace {
 
 // Allocates `bytes` (at least 1, so a data tensor always has a non-null pointer).
-core::Result<StorageBlock> allocate(std::int64_t bytes, std::string_view what) {
+core::Result<StorageBlock> allocate(std::int64_t bytes, const Shape& shape) {
   try {
     return allocate_storage(static_cast<std::size_t>(bytes));
   } catch (const std::bad_alloc&) {
-    return core::Error::unsupported(std::string(what) + ": cannot allocate " +
+    return core::Error::unsupported("tensor " + shape_string(shape) + ": cannot allocate " +
                                     std::to_string(bytes) + " bytes");
   }
 }
@@ -38,10 +38,13 @@ core::Result<std::int64_t> checked_numel(const Shape& shape, core::DType dtype,
                                     " has a negative size");
     }
   }
+  // The message is built only on failure (tensors are made in the simulator's inner loops).
+  auto numel = core::checked_product(shape, "");
+  if (numel.ok() && core::checked_mul(*numel, core::dtype_bytes(dtype), "").ok()) return numel;
   std::string context = std::string(what) + ": shape " + shape_string(shape);
-  DTPLAN_TRY(std::int64_t numel, core::checked_product(shape, context));
-  DTPLAN_CHECK(core::checked_mul(numel, core::dtype_bytes(dtype), context + " in bytes"));
-  return numel;
+  DTPLAN_TRY(std::int64_t n, core::checked_product(shape, context));
+  DTPLAN_CHECK(core::checked_mul(n, core::dtype_bytes(dtype), context + " in bytes"));
+  return n;
 }
 
 core::Result<Tensor> Tensor::zeros(core::DType dtype, Shape shape) {
@@ -52,8 +55,7 @@ core::Result<Tensor> Tensor::zeros(core::DType dtype, Shape shape) {
 
 core::Result<Tensor> Tensor::uninitialized(core::DType dtype, Shape shape) {
   DTPLAN_TRY(std::int64_t numel, checked_numel(shape, dtype, "tensor"));
-  DTPLAN_TRY(auto data,
-             allocate(numel * core::dtype_bytes(dtype), "tensor " + shape_string(shape)));
+  DTPLAN_TRY(auto data, allocate(numel * core::dtype_bytes(dtype), shape));
   return Tensor(dtype, std::move(shape), numel, std::move(data));
 }
 
