@@ -3,7 +3,7 @@
 // collective like nccl-tests and compares with the plan's prediction.
 //
 //   dtplan replay --plan FILE --backend fake|mpi|nccl [--iters N] [--warmup N] [--launches N]
-//                 [--no-check] [--compute] [--out results.json] [--json]
+//                 [--no-check] [--no-verify] [--compute] [--out results.json] [--json]
 //   mpirun -np 8 dtplan replay --plan redist.json --backend mpi --out results.json
 //
 // Every process runs the same collectives; the process with index 0 prints and writes. Exit
@@ -38,6 +38,7 @@ struct Options {
   int warmup = 5;
   int launches = 1;
   bool no_check = false;
+  bool no_verify = false;
   bool compute = false;
   std::string out;
   bool json = false;
@@ -72,6 +73,7 @@ core::Result<replay::ReplayReport> run(const Options& o, replay::ReplayGroup& pg
   replay::ReplayOptions options;
   options.timing = {o.warmup, o.iters, o.launches};
   options.check = !o.no_check;
+  options.verify = !o.no_verify;
   DTPLAN_TRY(replay::ReplayReport report, replay::run_replay(pg, source, options));
   report.plan = o.plan;
   DTPLAN_TRY(replay::LaunchInfo launch, replay::detect_launch());
@@ -128,9 +130,20 @@ void print_table(const replay::ReplaySource& source, const replay::ReplayReport&
           core::format_fixed(r.totals.predicted_us, 2) + " us, measured " +
           core::format_fixed(r.totals.measured_us, 2) + " us, error " +
           core::format_fixed(r.totals.error * 100, 1) + " %\n";
-  text += "# verify: " + std::to_string(r.verify.elements) + " elements on " +
-          std::to_string(r.verify.ranks) + " ranks against the fake process group, " +
-          std::to_string(r.verify.wrong_elements) + " wrong\n";
+  const replay::ReplayVerify& v = r.verify;
+  if (v.redistributions + v.skipped > 0) {
+    text += "# verify: " + std::to_string(v.redistributions) + " redistribution" +
+            (v.redistributions == 1 ? "" : "s") + " run end to end on " + std::to_string(v.ranks) +
+            " ranks (" + std::to_string(v.skipped) + " skipped): " + std::to_string(v.elements) +
+            " elements, " + std::to_string(v.wrong_elements) + " wrong, " +
+            std::to_string(v.fake_mismatches) + " differ from the fake process group; replicas " +
+            "bitwise equal: " + (v.replicas_bitwise_equal ? "yes" : "no") + " (" +
+            std::to_string(v.differing_replica_sets) + " of " + std::to_string(v.replica_sets) +
+            " replica sets differ)\n";
+  }
+  text += "# check: every collective against the fake process group: " +
+          std::to_string(v.collective_elements) + " elements, " +
+          std::to_string(v.collective_wrong_elements) + " wrong\n";
   print_text(text);
 }
 
@@ -164,7 +177,9 @@ int run_command(const Options& o) {
   }
   auto result = run(o, **pg, *source);
   if (!result.ok()) return report_from(**pg, result.error());
-  if ((*pg)->process_index() != 0) return result->verify.wrong_elements == 0 ? 0 : 1;
+  const std::int64_t wrong =
+      result->verify.wrong_elements + result->verify.collective_wrong_elements;
+  if ((*pg)->process_index() != 0) return wrong == 0 ? 0 : 1;
   if (!o.out.empty()) {
     if (auto s = write_out(o.out, *result); !s.ok()) return report("replay", s.error());
   }
@@ -194,7 +209,9 @@ Action setup_replay(CLI::App& app) {
   app.add_option("--warmup", o->warmup, "Untimed warm-up iterations")->capture_default_str();
   app.add_option("--launches", o->launches, "Back-to-back launches per timed iteration")
       ->capture_default_str();
-  app.add_flag("--no-check", o->no_check, "Skip the data check against the fake process group");
+  app.add_flag("--no-check", o->no_check, "Skip each collective's data check against the fake");
+  app.add_flag("--no-verify", o->no_verify,
+               "Skip running every redistribution end to end and verifying its result");
   app.add_flag("--compute", o->compute, "Also time the plan's GEMMs with cuBLAS (nccl only)");
   app.add_option("--out", o->out, "Write the results (JSON) to this file");
   add_json_flag(app, o->json);

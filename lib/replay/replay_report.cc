@@ -33,4 +33,18 @@ ReplayTotals totals_of(const std::vector<ReplayEntry>& entries) {
   return t;
 }
 
+void add_plan_verify(ReplayVerify& verify, const PlanVerify& plan) {
+  if (plan.skipped) {
+    ++verify.skipped;
+    return;
+  }
+  ++verify.redistributions;
+  verify.elements += plan.elements;
+  verify.wrong_elements += plan.wrong_elements;
+  verify.fake_mismatches += plan.fake_mismatches;
+  verify.replica_sets += plan.replica_sets;
+  verify.differing_replica_sets += plan.differing_replica_sets;
+  verify.replicas_bitwise_equal = verify.differing_replica_sets == 0;
+}
+
 }  // namespace dtplan::replay

@@ -16,6 +16,7 @@
 
 #include "replay/call_check.h"
 #include "replay/collective_jobs.h"
+#include "replay/plan_verify.h"
 #include "replay/timing.h"
 
 namespace dtplan::replay {
@@ -39,11 +40,20 @@ struct ReplayTotals {
   bool operator==(const ReplayTotals&) const = default;
 };
 
-// The data verification of the whole run: the collective checks summed.
+// The data verification of the whole run: every redistribution run end to end by the executor
+// on the backend (plan_verify.h), summed, and the per-collective checks (call_check.h) summed.
 struct ReplayVerify {
   std::int64_t ranks = 0;
-  std::int64_t elements = 0;
-  std::int64_t wrong_elements = 0;
+  std::int64_t redistributions = 0;  // verified end to end
+  std::int64_t skipped = 0;          // too large for the in-process fake, or no checkable values
+  std::int64_t elements = 0;         // destination elements checked, over all ranks
+  std::int64_t wrong_elements = 0;   // against the expected shards
+  std::int64_t fake_mismatches = 0;  // elements that differ from the fake process group's run
+  bool replicas_bitwise_equal = true;
+  std::int64_t replica_sets = 0;
+  std::int64_t differing_replica_sets = 0;
+  std::int64_t collective_elements = 0;  // the per-collective checks against the fake
+  std::int64_t collective_wrong_elements = 0;
   bool operator==(const ReplayVerify&) const = default;
 };
 
@@ -72,5 +82,8 @@ ReplayEntry make_entry(CollectiveJob job, const CallTiming& timing, const CallCh
 
 // Totals of `entries`.
 ReplayTotals totals_of(const std::vector<ReplayEntry>& entries);
+
+// Adds one redistribution's verification to `verify`.
+void add_plan_verify(ReplayVerify& verify, const PlanVerify& plan);
 
 }  // namespace dtplan::replay

@@ -93,6 +93,12 @@ class Reader {
     if (!j->is_string()) return error(at(path, key), "expected a string");
     return j->get<std::string>();
   }
+  core::Result<bool> boolean(const Json& obj, const std::string& key,
+                             const std::string& path) const {
+    DTPLAN_TRY(const Json* j, get(obj, key, path));
+    if (!j->is_boolean()) return error(at(path, key), "expected true or false");
+    return j->get<bool>();
+  }
   core::Result<std::vector<std::int64_t>> int_list(const Json& j, const std::string& path) const {
     if (!j.is_array()) return error(path, "expected an array of integers");
     std::vector<std::int64_t> out;
@@ -203,9 +209,19 @@ Json report_json(const ReplayReport& report) {
   doc["totals"] = {{"predicted_us", report.totals.predicted_us},
                    {"measured_us", report.totals.measured_us},
                    {"error", report.totals.error}};
-  doc["verify"] = {{"ranks", report.verify.ranks},
-                   {"elements", report.verify.elements},
-                   {"wrong_elements", report.verify.wrong_elements}};
+  const ReplayVerify& v = report.verify;
+  doc["verify"] = {
+      {"ranks", v.ranks},
+      {"redistributions", v.redistributions},
+      {"skipped", v.skipped},
+      {"elements", v.elements},
+      {"wrong_elements", v.wrong_elements},
+      {"fake_mismatches", v.fake_mismatches},
+      {"replicas_bitwise_equal", v.replicas_bitwise_equal},
+      {"replica_sets", v.replica_sets},
+      {"differing_replica_sets", v.differing_replica_sets},
+      {"collectives",
+       {{"elements", v.collective_elements}, {"wrong_elements", v.collective_wrong_elements}}}};
   return doc;
 }
 
@@ -253,9 +269,20 @@ core::Result<ReplayReport> read_report_json(std::string_view text, std::string_v
   DTPLAN_TRY(report.totals.measured_us, r.number(*totals, "measured_us", "totals"));
   DTPLAN_TRY(report.totals.error, r.number(*totals, "error", "totals"));
   DTPLAN_TRY(const Json* verify, r.get(doc, "verify", ""));
-  DTPLAN_TRY(report.verify.ranks, r.integer(*verify, "ranks", "verify"));
-  DTPLAN_TRY(report.verify.elements, r.integer(*verify, "elements", "verify"));
-  DTPLAN_TRY(report.verify.wrong_elements, r.integer(*verify, "wrong_elements", "verify"));
+  ReplayVerify& v = report.verify;
+  DTPLAN_TRY(v.ranks, r.integer(*verify, "ranks", "verify"));
+  DTPLAN_TRY(v.redistributions, r.integer(*verify, "redistributions", "verify"));
+  DTPLAN_TRY(v.skipped, r.integer(*verify, "skipped", "verify"));
+  DTPLAN_TRY(v.elements, r.integer(*verify, "elements", "verify"));
+  DTPLAN_TRY(v.wrong_elements, r.integer(*verify, "wrong_elements", "verify"));
+  DTPLAN_TRY(v.fake_mismatches, r.integer(*verify, "fake_mismatches", "verify"));
+  DTPLAN_TRY(v.replicas_bitwise_equal, r.boolean(*verify, "replicas_bitwise_equal", "verify"));
+  DTPLAN_TRY(v.replica_sets, r.integer(*verify, "replica_sets", "verify"));
+  DTPLAN_TRY(v.differing_replica_sets, r.integer(*verify, "differing_replica_sets", "verify"));
+  DTPLAN_TRY(const Json* collectives, r.get(*verify, "collectives", "verify"));
+  DTPLAN_TRY(v.collective_elements, r.integer(*collectives, "elements", "verify.collectives"));
+  DTPLAN_TRY(v.collective_wrong_elements,
+             r.integer(*collectives, "wrong_elements", "verify.collectives"));
   return report;
 }
 

@@ -14,7 +14,10 @@
 //      "error": -0.7, "check": {"elements": 16384, "wrong_elements": 0},
 //      "first_use": "redistribute P(sum),R,P(sum) -> R,R,R step 0"}],
 //    "totals": {"predicted_us": 12.3, "measured_us": 41.0, "error": -0.7},
-//    "verify": {"ranks": 8, "elements": 16384, "wrong_elements": 0}}
+//    "verify": {"ranks": 8, "redistributions": 1, "skipped": 0, "elements": 32768,
+//               "wrong_elements": 0, "fake_mismatches": 0, "replicas_bitwise_equal": true,
+//               "replica_sets": 1, "differing_replica_sets": 0,
+//               "collectives": {"elements": 32768, "wrong_elements": 0}}}
 //
 // "op" is null for collectives that do not reduce, "flattened_mesh" null on one mesh dim, "model"
 // null for a redistribute plan. Sizes in bytes ("bytes" the plan's per-rank buffer, "size" S as

@@ -44,6 +44,13 @@ core::Result<ReplayReport> run_replay(ReplayGroup& pg, const ReplaySource& sourc
   report.gpus_per_node = source.mesh.gpus_per_node;
   report.timing = options.timing;
   report.verify.ranks = world;
+  if (options.verify) {
+    for (const ReplayRedistribution& r : source.redistributions) {
+      auto v = verify_redistribution(pg, r.plan, options.plan_verify);
+      if (!v.ok()) return v.error().with_context(r.label);
+      add_plan_verify(report.verify, *v);
+    }
+  }
   for (CollectiveJob& job : jobs) {
     const sim::CollectiveCall call = job_call(job);
     const std::string context = sim::describe(call) + " (" + job.first_use + ")";
@@ -56,8 +63,8 @@ core::Result<ReplayReport> run_replay(ReplayGroup& pg, const ReplaySource& sourc
     DTPLAN_TRY(RankTensors inputs, held_inputs(pg, job));
     auto timing = time_call(pg, call, inputs, options.timing);
     if (!timing.ok()) return timing.error().with_context(context);
-    report.verify.elements += check.elements;
-    report.verify.wrong_elements += check.wrong_elements;
+    report.verify.collective_elements += check.elements;
+    report.verify.collective_wrong_elements += check.wrong_elements;
     report.entries.push_back(make_entry(std::move(job), *timing, check));
   }
   report.totals = totals_of(report.entries);

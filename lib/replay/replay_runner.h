@@ -1,8 +1,9 @@
 #pragma once
-// Runs a plan's collectives on a replay backend: for every distinct collective
-// (collective_jobs.h), in plan order, first the data check against the fake process group
-// (call_check.h), then the nccl-tests-style timing (timing.h) on the same inputs; the report pairs
-// each measurement with the plan's prediction. Every process of the world runs it (SPMD: the
+// Runs a plan on a replay backend: first every redistribution end to end with the executor,
+// verified against the expected shards and the fake process group (plan_verify.h); then for every
+// distinct collective (collective_jobs.h), in plan order, the data check of that call against the
+// fake (call_check.h) and the nccl-tests-style timing (timing.h) on the same inputs; the report
+// pairs each measurement with the plan's prediction. Every process of the world runs it (SPMD: the
 // same jobs in the same order); every process gets the same report.
 //
 //   auto pg = open_mpi_group().value();                 // under mpirun -np 8
@@ -18,7 +19,9 @@ namespace dtplan::replay {
 
 struct ReplayOptions {
   TimingOptions timing;
-  bool check = true;  // run the data check of every collective
+  bool check = true;   // run the data check of every collective
+  bool verify = true;  // run and verify every redistribution end to end
+  PlanVerifyOptions plan_verify;
 };
 
 // Errors: the world does not have the plan's ranks (kBadInput: "the plan's mesh has 8 ranks, the

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "plan/plan_io.h"
 #include "redist/redist_plan_io.h"
 
 namespace dtplan::replay {
@@ -16,9 +17,9 @@ core::Result<ReplaySource> read_replay_source(std::string_view text, std::string
   if (!doc.is_object()) {
     return core::Error::bad_input(std::string(source) + ": expected a JSON object (a plan)");
   }
-  if (doc.contains("ops") && doc.contains("redistributions")) {
-    return core::Error::unsupported(std::string(source) +
-                                    ": whole-model plans cannot be read by this build yet");
+  if (plan::is_model_plan_json(text)) {
+    DTPLAN_TRY(plan::Plan model, plan::read_plan_json(text, source));
+    return from_model_plan(model);
   }
   if (doc.contains("steps")) {
     DTPLAN_TRY(redist::RedistPlan plan, redist::read_plan_json(text, source));
@@ -26,8 +27,8 @@ core::Result<ReplaySource> read_replay_source(std::string_view text, std::string
   }
   return core::Error::bad_input(
       std::string(source) +
-      ": neither a redistribute plan (no 'steps') nor a model plan (no 'ops' and "
-      "'redistributions')");
+      ": neither a redistribute plan (no 'steps') nor a model plan (\"format\": \"" +
+      std::string(plan::kPlanFormat) + "\")");
 }
 
 core::Result<ReplaySource> load_replay_source(const std::string& path) {

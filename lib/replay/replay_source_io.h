@@ -1,7 +1,7 @@
 #pragma once
-// Reads the plan file `dtplan replay` is given and tells its two kinds apart: a JSON object with
-// "ops" and "redistributions" is a whole-model plan (`dtplan plan --out`, plan/plan_io.h), one
-// with "steps" is a redistribute plan (`dtplan redistribute --json`, redist/redist_plan_io.h).
+// Reads the plan file `dtplan replay` is given and tells its two kinds apart: a JSON object whose
+// "format" is "dtplan-plan" is a whole-model plan (`dtplan plan --out`, plan/plan_io.h), one with
+// "steps" is a redistribute plan (`dtplan redistribute --json`, redist/redist_plan_io.h).
 // Each is read and checked by its own reader; errors name the file and the field (kBadInput).
 //
 //   DTPLAN_TRY(ReplaySource s, load_replay_source("plan.json"));

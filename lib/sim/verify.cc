@@ -7,6 +7,7 @@
 #include "core/strings.h"
 #include "placement/owned_indices.h"
 #include "sim/redist_executor.h"
+#include "sim/source_shards.h"
 
 namespace dtplan::sim {
 
@@ -14,34 +15,6 @@ namespace {
 
 using Coord = std::vector<std::int64_t>;
 using placement::ReduceOp;
-
-// The global flat index of every local element of a rank owning `owned` (row-major both).
-std::vector<std::int64_t> global_flats(const std::vector<placement::IndexSet>& owned,
-                                       const std::vector<std::int64_t>& shape) {
-  std::vector<std::int64_t> out = {0};
-  std::int64_t stride = 1;
-  std::vector<std::int64_t> strides(shape.size());
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-  for (std::size_t d = 0; d < owned.size(); ++d) {
-    const std::vector<std::int64_t> idx = owned[d].to_vector();
-    std::vector<std::int64_t> next;
-    next.reserve(out.size() * idx.size());
-    for (std::int64_t base : out) {
-      for (std::int64_t g : idx) next.push_back(base + g * strides[d]);
-    }
-    out = std::move(next);
-  }
-  return out;
-}
-
-Shape counts(const std::vector<placement::IndexSet>& owned) {
-  Shape s;
-  for (const placement::IndexSet& set : owned) s.push_back(set.count());
-  return s;
-}
 
 // Ranks grouped by their coordinate with the mesh dims in `free` set to 0, in rank order.
 std::map<Coord, std::vector<std::int64_t>> group_by(const RedistExecutor& ex,
@@ -116,17 +89,7 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
   const std::size_t ndim = sizes.size();
   RankTensors tensors(world);
   for (std::int64_t r : ex.ranks()) {
-    const Coord c = *ex.coordinate(r);
-    DTPLAN_TRY(std::vector<placement::IndexSet> owned,
-               placement::owned_indices(plan.src, sizes, c));
-    std::int64_t k = 0;  // contributor: row-major over the Partial dims
-    for (std::size_t m = 0; m < ndim; ++m) {
-      if (plan.src.placement(m).is_partial()) k = k * sizes[m] + c[m];
-    }
-    const std::vector<std::int64_t> flats = global_flats(owned, shape);
-    std::vector<double> local(flats.size());
-    for (std::size_t e = 0; e < flats.size(); ++e) local[e] = values.contribution(flats[e], k);
-    DTPLAN_TRY(Tensor t, from_doubles(plan.src.dtype(), counts(owned), local));
+    DTPLAN_TRY(Tensor t, source_shard(plan, values, *ex.coordinate(r)));
     tensors.set(r, std::move(t));
   }
   DTPLAN_CHECK(ex.run(pg, tensors));
@@ -155,8 +118,8 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
     const Coord c = *ex.coordinate(members[0]);
     DTPLAN_TRY(std::vector<placement::IndexSet> owned,
                placement::owned_indices(plan.dst, sizes, c));
-    const Shape expected_shape = counts(owned);
-    const std::vector<std::int64_t> flats = global_flats(owned, shape);
+    const Shape expected_shape = owned_counts(owned);
+    const std::vector<std::int64_t> flats = global_flat_indices(owned, shape);
     const auto expected = static_cast<std::int64_t>(flats.size());
     bool shapes_ok = true;
     for (std::int64_t r : members) {

@@ -53,7 +53,8 @@ ReplayReport random_report(std::mt19937_64& rng, int entries) {
         make_entry(std::move(j), t, CallCheck{100, static_cast<std::int64_t>(i % 2)}));
   }
   r.totals = totals_of(r.entries);
-  r.verify = {8, 100 * entries, entries / 2};
+  r.verify = {8,           entries,      1, 100 * entries, entries / 2, 0, entries % 2 == 0, 3,
+              entries % 2, 50 * entries, 1};
   return r;
 }
 

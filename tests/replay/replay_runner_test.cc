@@ -40,7 +40,17 @@ TEST_CASE("replay runner: a redistribute plan on the fake backend (worked exampl
   // all_reduce busbw = S / t x 2(n-1)/n.
   CHECK(e.predicted_busbw_gbps ==
         doctest::Approx(16384.0 / (e.job.predicted_us * 1e3) * 1.5).epsilon(1e-12));
-  CHECK(r->verify == ReplayVerify{8, 8 * 4096, 0});
+  const ReplayVerify& v = r->verify;
+  CHECK(v.ranks == 8);
+  CHECK(v.redistributions == 1);
+  CHECK(v.skipped == 0);
+  CHECK(v.elements == 8 * 4096);  // R,R,R: every rank holds the whole tensor
+  CHECK(v.wrong_elements == 0);
+  CHECK(v.fake_mismatches == 0);
+  CHECK(v.replicas_bitwise_equal);
+  CHECK(v.replica_sets == 1);
+  CHECK(v.collective_elements == 8 * 4096);
+  CHECK(v.collective_wrong_elements == 0);
   CHECK(r->totals.predicted_us == e.job.predicted_us);
   CHECK(r->totals.measured_us == e.measured_us);
 }
@@ -67,8 +77,12 @@ TEST_CASE("replay runner: every random plan verifies on the fake backend") {
       predicted += static_cast<double>(e.job.count) * e.job.predicted_us;
       CHECK(e.check.wrong_elements == 0);
     }
-    CHECK(r->verify.elements == elements);
+    CHECK(r->verify.collective_elements == elements);
+    CHECK(r->verify.collective_wrong_elements == 0);
+    CHECK(r->verify.redistributions + r->verify.skipped == 1);
     CHECK(r->verify.wrong_elements == 0);
+    CHECK(r->verify.fake_mismatches == 0);
+    CHECK(r->verify.replicas_bitwise_equal);
     CHECK(r->totals.predicted_us == doctest::Approx(predicted));
   }
   CHECK(runs >= 20);
