@@ -6,6 +6,7 @@
 
 #include "replay/local_group.h"
 #include "sim/half_float.h"
+#include "support/corrupting_group.h"
 #include "support/sim_reference.h"
 
 namespace dtplan::replay {
@@ -13,41 +14,6 @@ namespace {
 
 using collective::Collective;
 using core::DType;
-
-// A backend that corrupts the first output element of one rank (a faulty library): it flips bit 6
-// of the element's top byte (the exponent's top bit of a float, bit 30 or 62 of an integer).
-class CorruptingGroup final : public ReplayGroup {
- public:
-  CorruptingGroup(std::unique_ptr<LocalReplayGroup> inner, std::int64_t victim)
-      : inner_(std::move(inner)), victim_(victim) {}
-  [[nodiscard]] std::int64_t world_size() const override { return inner_->world_size(); }
-  core::Status run(const CollectiveCall& call, RankTensors& tensors) override {
-    DTPLAN_CHECK(inner_->run(call, tensors));
-    if (tensors.has(victim_) && tensors.at(victim_).numel() > 0) {
-      const std::int64_t top = tensors.at(victim_).element_bytes() - 1;
-      tensors.at(victim_).data()[top] ^= std::byte{0x40};
-    }
-    return {};
-  }
-  [[nodiscard]] std::string_view backend_name() const override { return "corrupt"; }
-  [[nodiscard]] std::vector<std::int64_t> held_ranks() const override {
-    return inner_->held_ranks();
-  }
-  [[nodiscard]] std::int64_t process_index() const override { return 0; }
-  core::Status barrier() override { return {}; }
-  core::Result<double> run_timed(const CollectiveCall& call, RankTensors& tensors,
-                                 int launches) override {
-    return inner_->run_timed(call, tensors, launches);
-  }
-  core::Result<std::vector<double>> reduce_over_world(std::vector<double> values,
-                                                      ReduceOp op) override {
-    return inner_->reduce_over_world(std::move(values), op);
-  }
-
- private:
-  std::unique_ptr<LocalReplayGroup> inner_;
-  std::int64_t victim_;
-};
 
 TEST_CASE("call check: fill values (worked example)") {
   auto f = fill_input(DType::kF32, {4}, 1).value();
@@ -92,7 +58,8 @@ TEST_CASE("call check: the fake passes every collective, dtype and op; a faulty 
     const std::int64_t per_rank = sim::output_shape(call.collective, n, shape, "").value()[0];
     CHECK(good->elements == members * per_rank);
     CHECK(good->wrong_elements == 0);
-    CorruptingGroup bad(LocalReplayGroup::create({.world_size = world}).value(), call.groups[0][0]);
+    testing::CorruptingGroup bad(LocalReplayGroup::create({.world_size = world}).value(),
+                                 call.groups[0][0]);
     CHECK(check_call(bad, call, dtype, shape).value().wrong_elements == 1);
   }
 }
