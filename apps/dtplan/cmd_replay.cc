@@ -74,9 +74,13 @@ core::Result<replay::ReplayReport> run(const Options& o, replay::ReplayGroup& pg
   options.timing = {o.warmup, o.iters, o.launches};
   options.check = !o.no_check;
   options.verify = !o.no_verify;
+  DTPLAN_TRY(replay::LaunchInfo launch, replay::detect_launch());
+  options.compute = o.compute;
+  // One GPU per process under a launcher (the NCCL backend's choice: the local rank's).
+  options.gemm_device =
+      replay::mpi_launcher(launch.launcher) ? static_cast<int>(launch.local_rank.value_or(0)) : 0;
   DTPLAN_TRY(replay::ReplayReport report, replay::run_replay(pg, source, options));
   report.plan = o.plan;
-  DTPLAN_TRY(replay::LaunchInfo launch, replay::detect_launch());
   report.launcher = std::string(replay::launcher_name(launch.launcher));
   DTPLAN_TRY(std::vector<double> processes, pg.reduce_over_world({1.0}, sim::ReduceOp::kSum));
   report.processes = processes.empty() ? 1 : static_cast<std::int64_t>(processes[0]);
@@ -86,6 +90,31 @@ core::Result<replay::ReplayReport> run(const Options& o, replay::ReplayGroup& pg
 std::string dims_text(const replay::ReplaySource& source, const replay::CollectiveJob& job) {
   std::string dims = replay::dims_label(source.mesh, job.mesh_dims);
   return job.flattened_mesh.empty() ? dims : dims + "@" + job.flattened_mesh;
+}
+
+// The --compute table, appended to `text`.
+void print_compute(const replay::ComputeReport& c, std::string& text) {
+  core::TextTable table({{"op", "", core::Align::kLeft},
+                         {"m", ""},
+                         {"n", ""},
+                         {"k", ""},
+                         {"dtype", "", core::Align::kLeft},
+                         {"count", ""},
+                         {"predicted", "us"},
+                         {"measured", "us"},
+                         {"error", "%"},
+                         {"measured", "TFLOP/s"}},
+                        "compute: local GEMMs (cuBLAS, slowest process's median) against the "
+                        "plan's roofline; " +
+                            std::to_string(c.skipped) + " matmul ops of other forms skipped");
+  for (const replay::ComputeEntry& e : c.entries) {
+    const replay::GemmJob& j = e.job;
+    table.add_row({j.name, std::to_string(j.m), std::to_string(j.n), std::to_string(j.k),
+                   std::string(core::dtype_name(j.dtype)), std::to_string(j.count),
+                   core::format_fixed(j.predicted_us, 2), core::format_fixed(e.measured_us, 2),
+                   core::format_fixed(e.error * 100, 1), core::format_fixed(e.measured_tflops, 1)});
+  }
+  text += table.render();
 }
 
 void print_table(const replay::ReplaySource& source, const replay::ReplayReport& r) {
@@ -144,6 +173,7 @@ void print_table(const replay::ReplaySource& source, const replay::ReplayReport&
   text += "# check: every collective against the fake process group: " +
           std::to_string(v.collective_elements) + " elements, " +
           std::to_string(v.collective_wrong_elements) + " wrong\n";
+  if (r.compute) print_compute(*r.compute, text);
   print_text(text);
 }
 
@@ -171,10 +201,6 @@ int run_command(const Options& o) {
   if (!source.ok()) return report("replay", source.error());
   auto pg = open_backend(o, *source);
   if (!pg.ok()) return report("replay", pg.error());
-  if (o.compute) {
-    return report("replay", core::Error::unsupported(
-                                "--compute: GEMM timing of a plan's ops is not available yet"));
-  }
   auto result = run(o, **pg, *source);
   if (!result.ok()) return report_from(**pg, result.error());
   const std::int64_t wrong =

@@ -33,6 +33,19 @@ ReplayTotals totals_of(const std::vector<ReplayEntry>& entries) {
   return t;
 }
 
+ComputeEntry make_compute_entry(GemmJob job, const TimingStats& stats) {
+  ComputeEntry e;
+  e.measured_us = stats.median_us;
+  e.min_us = stats.min_us;
+  e.max_us = stats.max_us;
+  e.error = relative_error(job.predicted_us, stats.median_us);
+  const double flops =
+      2.0 * static_cast<double>(job.m) * static_cast<double>(job.n) * static_cast<double>(job.k);
+  e.measured_tflops = stats.median_us > 0 ? flops / (stats.median_us * 1e6) : 0;
+  e.job = std::move(job);
+  return e;
+}
+
 void add_plan_verify(ReplayVerify& verify, const PlanVerify& plan) {
   if (plan.skipped) {
     ++verify.skipped;

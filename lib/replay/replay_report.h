@@ -11,11 +11,13 @@
 // error = (predicted - measured) / measured: -0.5 means the plan predicted half the measured time.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "replay/call_check.h"
 #include "replay/collective_jobs.h"
+#include "replay/plan_gemms.h"
 #include "replay/plan_verify.h"
 #include "replay/timing.h"
 
@@ -57,6 +59,24 @@ struct ReplayVerify {
   bool operator==(const ReplayVerify&) const = default;
 };
 
+// One timed GEMM of --compute: the slowest process's median of cuBLAS runs, against the plan's
+// roofline time of the op.
+struct ComputeEntry {
+  GemmJob job;
+  double measured_us = 0;
+  double min_us = 0;
+  double max_us = 0;
+  double error = 0;            // (predicted - measured) / measured
+  double measured_tflops = 0;  // 2 m n k / measured time, 1e12 FLOP/s
+  bool operator==(const ComputeEntry&) const = default;
+};
+
+struct ComputeReport {
+  std::vector<ComputeEntry> entries;
+  std::int64_t skipped = 0;  // matmul-family ops of another form (plan_gemms.h)
+  bool operator==(const ComputeReport&) const = default;
+};
+
 struct ReplayReport {
   std::string plan;  // the plan file
   PlanKind kind = PlanKind::kRedistribute;
@@ -71,6 +91,7 @@ struct ReplayReport {
   std::vector<ReplayEntry> entries;
   ReplayTotals totals;
   ReplayVerify verify;
+  std::optional<ComputeReport> compute;  // with --compute
   bool operator==(const ReplayReport&) const = default;
 };
 
@@ -82,6 +103,9 @@ ReplayEntry make_entry(CollectiveJob job, const CallTiming& timing, const CallCh
 
 // Totals of `entries`.
 ReplayTotals totals_of(const std::vector<ReplayEntry>& entries);
+
+// The entry of a timed GEMM.
+ComputeEntry make_compute_entry(GemmJob job, const TimingStats& stats);
 
 // Adds one redistribution's verification to `verify`.
 void add_plan_verify(ReplayVerify& verify, const PlanVerify& plan);

@@ -186,6 +186,28 @@ core::Result<ReplayEntry> read_entry(const Reader& r, const Json& j, const std::
   return e;
 }
 
+core::Result<ComputeEntry> read_compute(const Reader& r, const Json& j, const std::string& path) {
+  ComputeEntry e;
+  GemmJob& g = e.job;
+  DTPLAN_TRY(g.op, r.int32(j, "op", path));
+  DTPLAN_TRY(g.name, r.string(j, "name", path));
+  DTPLAN_TRY(g.m, r.integer(j, "m", path));
+  DTPLAN_TRY(g.n, r.integer(j, "n", path));
+  DTPLAN_TRY(g.k, r.integer(j, "k", path));
+  DTPLAN_TRY(std::string dtype, r.string(j, "dtype", path));
+  auto dt = core::parse_dtype(dtype, path + ".dtype");
+  if (!dt.ok()) return r.error(path + ".dtype", "unknown dtype '" + dtype + "'");
+  g.dtype = *dt;
+  DTPLAN_TRY(g.count, r.integer(j, "count", path));
+  DTPLAN_TRY(g.predicted_us, r.number(j, "predicted_us", path));
+  DTPLAN_TRY(e.measured_us, r.number(j, "measured_us", path));
+  DTPLAN_TRY(e.min_us, r.number(j, "min_us", path));
+  DTPLAN_TRY(e.max_us, r.number(j, "max_us", path));
+  DTPLAN_TRY(e.error, r.number(j, "error", path));
+  DTPLAN_TRY(e.measured_tflops, r.number(j, "measured_tflops", path));
+  return e;
+}
+
 }  // namespace
 
 Json report_json(const ReplayReport& report) {
@@ -222,6 +244,28 @@ Json report_json(const ReplayReport& report) {
       {"differing_replica_sets", v.differing_replica_sets},
       {"collectives",
        {{"elements", v.collective_elements}, {"wrong_elements", v.collective_wrong_elements}}}};
+  if (report.compute) {
+    Json gemms = Json::array();
+    for (const ComputeEntry& e : report.compute->entries) {
+      const GemmJob& j = e.job;
+      gemms.push_back({{"op", j.op},
+                       {"name", j.name},
+                       {"m", j.m},
+                       {"n", j.n},
+                       {"k", j.k},
+                       {"dtype", core::dtype_name(j.dtype)},
+                       {"count", j.count},
+                       {"predicted_us", j.predicted_us},
+                       {"measured_us", e.measured_us},
+                       {"min_us", e.min_us},
+                       {"max_us", e.max_us},
+                       {"error", e.error},
+                       {"measured_tflops", e.measured_tflops}});
+    }
+    doc["compute"] = {{"skipped", report.compute->skipped}, {"gemms", std::move(gemms)}};
+  } else {
+    doc["compute"] = nullptr;
+  }
   return doc;
 }
 
@@ -283,6 +327,19 @@ core::Result<ReplayReport> read_report_json(std::string_view text, std::string_v
   DTPLAN_TRY(v.collective_elements, r.integer(*collectives, "elements", "verify.collectives"));
   DTPLAN_TRY(v.collective_wrong_elements,
              r.integer(*collectives, "wrong_elements", "verify.collectives"));
+  DTPLAN_TRY(const Json* compute, r.get(doc, "compute", ""));
+  if (!compute->is_null()) {
+    ComputeReport c;
+    DTPLAN_TRY(c.skipped, r.integer(*compute, "skipped", "compute"));
+    DTPLAN_TRY(const Json* gemms, r.get(*compute, "gemms", "compute"));
+    if (!gemms->is_array()) return r.error("compute.gemms", "expected an array");
+    for (std::size_t i = 0; i < gemms->size(); ++i) {
+      DTPLAN_TRY(ComputeEntry e,
+                 read_compute(r, (*gemms)[i], "compute.gemms[" + std::to_string(i) + "]"));
+      c.entries.push_back(std::move(e));
+    }
+    report.compute = std::move(c);
+  }
   return report;
 }
 

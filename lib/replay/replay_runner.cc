@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "replay/backends.h"
+
 namespace dtplan::replay {
 
 namespace {
@@ -20,6 +22,31 @@ core::Result<RankTensors> held_inputs(const ReplayGroup& pg, const CollectiveJob
     }
   }
   return inputs;
+}
+
+// Times every GEMM job on this process's GPU; the slowest process's statistics.
+core::Result<ComputeReport> time_gemms(ReplayGroup& pg, const ReplaySource& source,
+                                       const ReplayOptions& options) {
+  const PlanGemms gemms = plan_gemms(source);
+  ComputeReport out;
+  out.skipped = gemms.skipped;
+  const GemmOptions gemm{options.gemm_device, options.timing.warmup_iters, options.timing.iters};
+  for (const GemmJob& job : gemms.jobs) {
+    auto stats = time_gemm(job.m, job.n, job.k, job.dtype, gemm);
+    // Every process learns whether any failed before the next collective call.
+    DTPLAN_TRY(std::vector<double> failed,
+               pg.reduce_over_world({stats.ok() ? 0.0 : 1.0}, ReduceOp::kMax));
+    if (!stats.ok()) return stats.error().with_context("--compute: op '" + job.name + "'");
+    if (failed.size() != 1 || failed[0] != 0) {
+      return core::Error::internal("--compute: op '" + job.name + "' failed on another process");
+    }
+    DTPLAN_TRY(
+        std::vector<double> worst,
+        pg.reduce_over_world({stats->median_us, stats->min_us, stats->max_us}, ReduceOp::kMax));
+    if (worst.size() != 3) return core::Error::internal("--compute: reduce_over_world count");
+    out.entries.push_back(make_compute_entry(job, {worst[0], worst[1], worst[2]}));
+  }
+  return out;
 }
 
 }  // namespace
@@ -68,6 +95,9 @@ core::Result<ReplayReport> run_replay(ReplayGroup& pg, const ReplaySource& sourc
     report.entries.push_back(make_entry(std::move(job), *timing, check));
   }
   report.totals = totals_of(report.entries);
+  if (options.compute) {
+    DTPLAN_TRY(report.compute, time_gemms(pg, source, options));
+  }
   return report;
 }
 

@@ -42,7 +42,8 @@ TEST_CASE("cli replay: fake backend, results file, calibrate --replay round trip
   CHECK(json_keys(r.out) == std::vector<std::string>{"plan", "kind", "model", "backend", "launcher",
                                                      "world", "processes", "hardware",
                                                      "gpus_per_node", "timing", "collectives",
-                                                     "totals", "verify"});
+                                                     "totals", "verify", "compute"});
+  CHECK(doc["compute"].is_null());
   CHECK(doc["backend"] == "fake");
   CHECK(doc["kind"] == "redistribute");
   CHECK(doc["world"] == 8);
