@@ -170,9 +170,13 @@ void print_table(const replay::ReplaySource& source, const replay::ReplayReport&
             std::to_string(v.differing_replica_sets) + " of " + std::to_string(v.replica_sets) +
             " replica sets differ)\n";
   }
+  std::int64_t skipped = 0;
+  for (const replay::ReplayEntry& e : r.entries) skipped += e.check.skipped ? 1 : 0;
   text += "# check: every collective against the fake process group: " +
           std::to_string(v.collective_elements) + " elements, " +
-          std::to_string(v.collective_wrong_elements) + " wrong\n";
+          std::to_string(v.collective_wrong_elements) + " wrong" +
+          (skipped == 0 ? std::string() : ", " + std::to_string(skipped) + " too large, skipped") +
+          "\n";
   if (r.compute) print_compute(*r.compute, text);
   print_text(text);
 }

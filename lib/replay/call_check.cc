@@ -136,7 +136,7 @@ core::Result<sim::Tensor> fill_input(DType dtype, const sim::Shape& shape, std::
 }
 
 core::Result<CallCheck> check_call(ReplayGroup& pg, const sim::CollectiveCall& call, DType dtype,
-                                   const sim::Shape& shape) {
+                                   const sim::Shape& shape, std::int64_t max_bytes) {
   DTPLAN_CHECK(sim::validate_call(call, pg.world_size()));
   const std::vector<std::int64_t> held = pg.held_ranks();
   const std::set<std::int64_t> held_set(held.begin(), held.end());
@@ -151,6 +151,23 @@ core::Result<CallCheck> check_call(ReplayGroup& pg, const sim::CollectiveCall& c
       }
     }
   }
+  // The fake's inputs and outputs, decided alike on every process.
+  double bytes = 0;
+  for (const sim::Group& g : local.groups) {
+    const auto n = static_cast<std::int64_t>(g.size());
+    DTPLAN_TRY(sim::Shape out, sim::output_shape(call.collective, n, shape, sim::describe(call)));
+    DTPLAN_TRY(std::int64_t in_elems, sim::checked_numel(shape, dtype, "check input"));
+    DTPLAN_TRY(std::int64_t out_elems, sim::checked_numel(out, dtype, "check output"));
+    bytes += static_cast<double>(n) * static_cast<double>(in_elems + out_elems) *
+             static_cast<double>(core::dtype_bytes(dtype));
+  }
+  DTPLAN_TRY(std::vector<double> worst, pg.reduce_over_world({bytes}, sim::ReduceOp::kMax));
+  if (worst.size() != 1) {
+    return core::Error::internal(std::string(pg.backend_name()) +
+                                 ": reduce_over_world returned the wrong count");
+  }
+  if (worst[0] > static_cast<double>(max_bytes)) return CallCheck{0, 0, true};
+
   sim::RankTensors real(pg.world_size());
   sim::RankTensors want(pg.world_size());
   for (const sim::Group& g : local.groups) {
@@ -182,7 +199,7 @@ core::Result<CallCheck> check_call(ReplayGroup& pg, const sim::CollectiveCall& c
     return core::Error::internal(std::string(pg.backend_name()) +
                                  ": reduce_over_world returned the wrong count");
   }
-  return CallCheck{static_cast<std::int64_t>(sums[0]), static_cast<std::int64_t>(sums[1])};
+  return CallCheck{static_cast<std::int64_t>(sums[0]), static_cast<std::int64_t>(sums[1]), false};
 }
 
 }  // namespace dtplan::replay

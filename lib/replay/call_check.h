@@ -30,13 +30,17 @@ core::Result<sim::Tensor> fill_input(core::DType dtype, const sim::Shape& shape,
 struct CallCheck {
   std::int64_t elements = 0;        // output elements compared, summed over the world
   std::int64_t wrong_elements = 0;  // of those, the ones that differ from the fake
+  bool skipped = false;             // the fake's tensors would pass max_bytes on some process
   bool operator==(const CallCheck&) const = default;
 };
 
 // Runs `call` on `pg` (every member's input fill_input(dtype, shape, rank)) and compares the held
-// ranks' outputs with the fake process group's. Collective on every process of the world.
-// Errors: the call's own (validate_call, the backend's run), the fake's.
+// ranks' outputs with the fake process group's. Collective on every process of the world. The
+// fake runs the groups with a held member in this process; when their inputs and outputs would
+// pass `max_bytes` on any process, every process skips the check (nothing runs, skipped = true).
+// Errors: the call's own (validate_call, output_shape, the backend's run), the fake's.
 core::Result<CallCheck> check_call(ReplayGroup& pg, const sim::CollectiveCall& call,
-                                   core::DType dtype, const sim::Shape& shape);
+                                   core::DType dtype, const sim::Shape& shape,
+                                   std::int64_t max_bytes = std::int64_t{1} << 30);
 
 }  // namespace dtplan::replay

@@ -21,29 +21,31 @@ Json entry_json(const ReplayEntry& e) {
   Json op = collective::facts(j.collective).reduces
                 ? Json(std::string(placement::reduce_op_name(j.op)))
                 : Json(nullptr);
-  return Json{
-      {"collective", collective::name(j.collective)},
-      {"op", op},
-      {"mesh_dims", j.mesh_dims},
-      {"flattened_mesh", nullable(j.flattened_mesh)},
-      {"group_size", j.group_size},
-      {"groups", j.groups},
-      {"nodes", j.topology.nodes},
-      {"min_ranks_per_node", j.topology.min_ranks_per_node},
-      {"max_ranks_per_node", j.topology.max_ranks_per_node},
-      {"dtype", core::dtype_name(j.dtype)},
-      {"bytes", j.bytes},
-      {"size", j.nccl_bytes},
-      {"count", j.count},
-      {"predicted_us", j.predicted_us},
-      {"measured_us", e.measured_us},
-      {"min_us", e.min_us},
-      {"max_us", e.max_us},
-      {"predicted_busbw", e.predicted_busbw_gbps},
-      {"measured_busbw", e.measured_busbw_gbps},
-      {"error", e.error},
-      {"check", {{"elements", e.check.elements}, {"wrong_elements", e.check.wrong_elements}}},
-      {"first_use", j.first_use}};
+  return Json{{"collective", collective::name(j.collective)},
+              {"op", op},
+              {"mesh_dims", j.mesh_dims},
+              {"flattened_mesh", nullable(j.flattened_mesh)},
+              {"group_size", j.group_size},
+              {"groups", j.groups},
+              {"nodes", j.topology.nodes},
+              {"min_ranks_per_node", j.topology.min_ranks_per_node},
+              {"max_ranks_per_node", j.topology.max_ranks_per_node},
+              {"dtype", core::dtype_name(j.dtype)},
+              {"bytes", j.bytes},
+              {"size", j.nccl_bytes},
+              {"count", j.count},
+              {"predicted_us", j.predicted_us},
+              {"measured_us", e.measured_us},
+              {"min_us", e.min_us},
+              {"max_us", e.max_us},
+              {"predicted_busbw", e.predicted_busbw_gbps},
+              {"measured_busbw", e.measured_busbw_gbps},
+              {"error", e.error},
+              {"check",
+               {{"elements", e.check.elements},
+                {"wrong_elements", e.check.wrong_elements},
+                {"skipped", e.check.skipped}}},
+              {"first_use", j.first_use}};
 }
 
 // Field access with errors "<source>: field '<path>': <what>".
@@ -182,6 +184,7 @@ core::Result<ReplayEntry> read_entry(const Reader& r, const Json& j, const std::
   DTPLAN_TRY(const Json* check, r.get(j, "check", path));
   DTPLAN_TRY(e.check.elements, r.integer(*check, "elements", path + ".check"));
   DTPLAN_TRY(e.check.wrong_elements, r.integer(*check, "wrong_elements", path + ".check"));
+  DTPLAN_TRY(e.check.skipped, r.boolean(*check, "skipped", path + ".check"));
   DTPLAN_TRY(job.first_use, r.string(j, "first_use", path));
   return e;
 }

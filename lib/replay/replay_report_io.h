@@ -11,7 +11,7 @@
 //      "nodes": 1, "min_ranks_per_node": 4, "max_ranks_per_node": 4, "dtype": "f32",
 //      "bytes": 16384, "size": 16384, "count": 1, "predicted_us": 12.3, "measured_us": 41.0,
 //      "min_us": 39.5, "max_us": 60.2, "predicted_busbw": 2.0, "measured_busbw": 0.6,
-//      "error": -0.7, "check": {"elements": 16384, "wrong_elements": 0},
+//      "error": -0.7, "check": {"elements": 16384, "wrong_elements": 0, "skipped": false},
 //      "first_use": "redistribute P(sum),R,P(sum) -> R,R,R step 0"}],
 //    "totals": {"predicted_us": 12.3, "measured_us": 41.0, "error": -0.7},
 //    "verify": {"ranks": 8, "redistributions": 1, "skipped": 0, "elements": 32768,

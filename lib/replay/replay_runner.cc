@@ -83,7 +83,7 @@ core::Result<ReplayReport> run_replay(ReplayGroup& pg, const ReplaySource& sourc
     const std::string context = sim::describe(call) + " (" + job.first_use + ")";
     CallCheck check;
     if (options.check) {
-      auto checked = check_call(pg, call, job.dtype, job_input_shape(job));
+      auto checked = check_call(pg, call, job.dtype, job_input_shape(job), options.check_max_bytes);
       if (!checked.ok()) return checked.error().with_context(context);
       check = *checked;
     }

@@ -21,7 +21,8 @@ namespace dtplan::replay {
 
 struct ReplayOptions {
   TimingOptions timing;
-  bool check = true;   // run the data check of every collective
+  bool check = true;                                     // run the data check of every collective
+  std::int64_t check_max_bytes = std::int64_t{1} << 30;  // per process (call_check.h)
   bool verify = true;  // run and verify every redistribution end to end
   PlanVerifyOptions plan_verify;
   // Time the plan's GEMMs (plan_gemms.h) with cuBLAS on this process's GPU (time_gemm).

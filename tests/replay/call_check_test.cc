@@ -58,6 +58,8 @@ TEST_CASE("call check: the fake passes every collective, dtype and op; a faulty 
     const std::int64_t per_rank = sim::output_shape(call.collective, n, shape, "").value()[0];
     CHECK(good->elements == members * per_rank);
     CHECK(good->wrong_elements == 0);
+    CHECK(!good->skipped);
+    CHECK(check_call(*pg, call, dtype, shape, 1).value() == CallCheck{0, 0, true});
     testing::CorruptingGroup bad(LocalReplayGroup::create({.world_size = world}).value(),
                                  call.groups[0][0]);
     CHECK(check_call(bad, call, dtype, shape).value().wrong_elements == 1);

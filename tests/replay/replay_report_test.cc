@@ -50,7 +50,7 @@ ReplayReport random_report(std::mt19937_64& rng, int entries) {
     t.min_us = t.median_us * 0.9;
     t.max_us = t.median_us * 1.7;
     r.entries.push_back(
-        make_entry(std::move(j), t, CallCheck{100, static_cast<std::int64_t>(i % 2)}));
+        make_entry(std::move(j), t, CallCheck{100, static_cast<std::int64_t>(i % 2), i % 3 == 0}));
   }
   r.totals = totals_of(r.entries);
   r.verify = {8,           entries,      1, 100 * entries, entries / 2, 0, entries % 2 == 0, 3,
