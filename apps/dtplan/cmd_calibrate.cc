@@ -1,6 +1,8 @@
-// dtplan calibrate: a hardware profile whose measured tables reproduce nccl-tests logs.
+// dtplan calibrate: a hardware profile whose measured tables reproduce nccl-tests logs or the
+// results of `dtplan replay` (--out), or both.
 //
 //   dtplan calibrate --nccl-tests LOG... [--base h100-dgx] [--name NAME] [--out FILE] [--json]
+//   dtplan calibrate --replay RESULT... [--base h100-dgx] [--name NAME] [--out FILE] [--json]
 
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -15,6 +17,8 @@
 #include "cost/hardware_io.h"
 #include "hardware_arg.h"
 #include "output.h"
+#include "replay/replay_calibration.h"
+#include "replay/replay_report_io.h"
 
 namespace dtplan::cli {
 
@@ -22,6 +26,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> logs;
+  std::vector<std::string> replays;
   std::string base{kDefaultHardware};
   std::string name;
   std::string out;
@@ -34,6 +39,17 @@ core::Result<cost::Calibration> run_calibration(const Options& o) {
   for (const std::string& log : o.logs) {
     DTPLAN_TRY(std::vector<cost::NcclTestsRun> parsed, cost::load_nccl_tests_log(log));
     for (auto& run : parsed) runs.push_back(std::move(run));
+  }
+  for (const std::string& path : o.replays) {
+    DTPLAN_TRY(replay::ReplayReport results, replay::load_report_file(path));
+    std::vector<cost::NcclTestsRun> parsed = replay::replay_runs(results, path);
+    if (parsed.empty()) {
+      return core::Error::bad_input("--replay: " + path + " has no measured collective");
+    }
+    for (auto& run : parsed) runs.push_back(std::move(run));
+  }
+  if (runs.empty()) {
+    return core::Error::bad_input("give --nccl-tests LOG... and/or --replay RESULT...");
   }
   std::string name = o.name.empty() ? base.name + "-calibrated" : o.name;
   DTPLAN_TRY(cost::Calibration cal, cost::calibrate(base, runs, name));
@@ -99,8 +115,8 @@ void print_doc(const Options& o, const cost::Calibration& cal) {
 
 Action setup_calibrate(CLI::App& app) {
   auto o = std::make_shared<Options>();
-  app.add_option("--nccl-tests", o->logs, "nccl-tests output files (*_perf logs)")
-      ->required()
+  app.add_option("--nccl-tests", o->logs, "nccl-tests output files (*_perf logs)")->expected(1, -1);
+  app.add_option("--replay", o->replays, "dtplan replay results (replay --out FILE)")
       ->expected(1, -1);
   app.add_option("--base", o->base, "Hardware profile the tables are added to")
       ->capture_default_str();

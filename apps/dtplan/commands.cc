@@ -10,6 +10,7 @@ Action setup_redistribute(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
 Action setup_simulate(CLI::App& app);
+Action setup_replay(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
@@ -19,9 +20,12 @@ const Command kCommands[] = {
     {"redistribute", "Plan, price and trace a DTensor redistribution between two placements",
      setup_redistribute},
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
-    {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs", setup_calibrate},
+    {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs or replay results",
+     setup_calibrate},
     {"simulate", "Replay a plan's collectives on a fake process group, optionally with real data",
      setup_simulate},
+    {"replay", "Run a plan's collectives on MPI, NCCL or the fake group; time and verify them",
+     setup_replay},
     {"", "", nullptr},  // sentinel, not listed
 };
 }  // namespace

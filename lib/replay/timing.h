@@ -30,6 +30,7 @@ struct TimingOptions {
   int warmup_iters = 5;
   int iters = 20;
   int launches_per_iter = 1;
+  bool operator==(const TimingOptions&) const = default;
 };
 
 struct TimingStats {

@@ -8,6 +8,7 @@
 #include "core/strings.h"
 #include "placement/owned_indices.h"
 #include "sim/redist_executor.h"
+#include "sim/source_shards.h"
 
 namespace dtplan::sim {
 
@@ -15,51 +16,6 @@ namespace {
 
 using Coord = std::vector<std::int64_t>;
 using placement::ReduceOp;
-
-// The global flat index of every local element of a rank owning `owned` (row-major both).
-std::vector<std::int64_t> global_flats(const std::vector<placement::IndexSet>& owned,
-                                       const std::vector<std::int64_t>& shape) {
-  std::vector<std::int64_t> out = {0};
-  std::int64_t stride = 1;
-  std::vector<std::int64_t> strides(shape.size());
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-  for (std::size_t d = 0; d < owned.size(); ++d) {
-    const std::vector<std::int64_t> idx = owned[d].to_vector();
-    std::vector<std::int64_t> next(out.size() * idx.size());
-    std::int64_t* w = next.data();
-    for (std::int64_t base : out) {
-      for (std::int64_t g : idx) *w++ = base + g * strides[d];
-    }
-    out = std::move(next);
-  }
-  return out;
-}
-
-// global_flats, computed once per distinct owned set (replicas and Partial holders share it).
-class FlatsCache {
- public:
-  explicit FlatsCache(const std::vector<std::int64_t>& shape) : shape_(shape) {}
-  const std::vector<std::int64_t>& get(const std::vector<placement::IndexSet>& owned) {
-    std::string key;
-    for (const placement::IndexSet& set : owned) key += placement::to_string(set) + "|";
-    auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(std::move(key), global_flats(owned, shape_)).first;
-    return it->second;
-  }
-
- private:
-  const std::vector<std::int64_t>& shape_;
-  std::map<std::string, std::vector<std::int64_t>> cache_;
-};
-
-Shape counts(const std::vector<placement::IndexSet>& owned) {
-  Shape s;
-  for (const placement::IndexSet& set : owned) s.push_back(set.count());
-  return s;
-}
 
 // Ranks grouped by their coordinate with the mesh dims in `free` set to 0, in rank order.
 std::map<Coord, std::vector<std::int64_t>> group_by(const RedistExecutor& ex,
@@ -133,19 +89,9 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
   const std::vector<std::int64_t>& shape = plan.src.shape();
   const std::size_t ndim = sizes.size();
   RankTensors tensors(world);
-  FlatsCache src_flats(shape);
+  FlatIndexCache src_flats(shape);
   for (std::int64_t r : ex.ranks()) {
-    const Coord c = *ex.coordinate(r);
-    DTPLAN_TRY(std::vector<placement::IndexSet> owned,
-               placement::owned_indices(plan.src, sizes, c));
-    std::int64_t k = 0;  // contributor: row-major over the Partial dims
-    for (std::size_t m = 0; m < ndim; ++m) {
-      if (plan.src.placement(m).is_partial()) k = k * sizes[m] + c[m];
-    }
-    const std::vector<std::int64_t>& flats = src_flats.get(owned);
-    std::vector<double> local(flats.size());
-    for (std::size_t e = 0; e < flats.size(); ++e) local[e] = values.contribution(flats[e], k);
-    DTPLAN_TRY(Tensor t, from_doubles(plan.src.dtype(), counts(owned), local));
+    DTPLAN_TRY(Tensor t, source_shard(plan, values, *ex.coordinate(r), &src_flats));
     tensors.set(r, std::move(t));
   }
   DTPLAN_CHECK(ex.run(pg, tensors));
@@ -171,12 +117,12 @@ core::Result<VerifyReport> verify_plan(const redist::RedistPlan& plan,
     if (p.reduce_op() == ReduceOp::kAvg) avg_divisor *= sizes[m];
     if (p.reduce_op() == ReduceOp::kMax || p.reduce_op() == ReduceOp::kMin) select = p.reduce_op();
   }
-  FlatsCache dst_flats(shape);
+  FlatIndexCache dst_flats(shape);
   for (const auto& [key, members] : group_by(ex, partial)) {
     const Coord c = *ex.coordinate(members[0]);
     DTPLAN_TRY(std::vector<placement::IndexSet> owned,
                placement::owned_indices(plan.dst, sizes, c));
-    const Shape expected_shape = counts(owned);
+    const Shape expected_shape = owned_counts(owned);
     const std::vector<std::int64_t>& flats = dst_flats.get(owned);
     const auto expected = static_cast<std::int64_t>(flats.size());
     bool shapes_ok = true;
