@@ -66,41 +66,30 @@ core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
     out.parameters.push_back(std::move(p));
   }
 
-  // Saved values: forward non-leaf values read by backward nodes; recomputed ones are replaced by
-  // the forward values they read (latest first, so a chain of recomputed values unfolds fully).
-  std::set<std::pair<std::int32_t, std::size_t>> saved;  // (node, output)
+  // Saved values: the storage owners of forward non-leaf values read by backward nodes; an
+  // owner tagged for recomputation is replaced by the owners of the forward values it reads
+  // (latest first: inputs are earlier nodes, so chains of recomputed values unfold fully).
+  std::set<std::pair<std::int32_t, std::size_t>> saved;  // (owner, output)
+  auto save = [&](graph::NodeId p, std::size_t output) {
+    const graph::Node& producer = graph.node(p);
+    if (producer.phase != graph::Phase::kForward || is_leaf(producer)) return;
+    const auto owner = storage_owner(graph, graph::index_of(p), output);
+    if (!is_leaf(nodes[static_cast<std::size_t>(owner.first)])) saved.insert(owner);
+  };
   for (const graph::Node& node : nodes) {
     if (node.phase != graph::Phase::kBackward || node.op == graph::OpKind::kOutput) continue;
-    const std::size_t out_index = producer_output_index(node);
-    for (graph::NodeId p : node.inputs) {
-      const graph::Node& producer = graph.node(p);
-      if (producer.phase == graph::Phase::kForward && !is_leaf(producer)) {
-        saved.insert({graph::index_of(p), out_index});
-      }
-    }
+    for (graph::NodeId p : node.inputs) save(p, producer_output_index(node));
   }
-  std::set<std::pair<std::int32_t, std::size_t>> kept;
+  std::map<std::int32_t, std::set<std::size_t>> owners;
   while (!saved.empty()) {
-    const auto key = *saved.rbegin();  // latest first: inputs are earlier nodes
+    const auto key = *saved.rbegin();
     saved.erase(key);
     const graph::Node& node = nodes[static_cast<std::size_t>(key.first)];
     if (node.checkpoint != graph::Checkpoint::kRecompute) {
-      kept.insert(key);
+      owners[key.first].insert(key.second);
       continue;
     }
-    const std::size_t out_index = producer_output_index(node);
-    for (graph::NodeId p : node.inputs) {
-      const graph::Node& producer = graph.node(p);
-      if (producer.phase == graph::Phase::kForward && !is_leaf(producer)) {
-        saved.insert({graph::index_of(p), out_index});
-      }
-    }
-  }
-  std::map<std::int32_t, std::set<std::size_t>> owners;
-  for (const auto& [node, output] : kept) {
-    const auto [owner, owner_output] = storage_owner(graph, node, output);
-    if (is_leaf(nodes[static_cast<std::size_t>(owner)])) continue;
-    owners[owner].insert(owner_output);
+    for (graph::NodeId p : node.inputs) save(p, producer_output_index(node));
   }
   for (const auto& [owner, outputs] : owners) {
     const graph::Node& node = nodes[static_cast<std::size_t>(owner)];

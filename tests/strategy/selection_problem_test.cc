@@ -67,7 +67,7 @@ TEST_CASE("selection problem: x * x ties both argument slots to the producer") {
 }
 
 TEST_CASE("selection problem: evaluate() prices a labelling as compute + redistribution") {
-  const Exported x = export_tiny({2, 2}, std::nullopt, FollowerMode::kFree);
+  const Exported x = export_tiny({4}, std::nullopt, FollowerMode::kFree);
   const graph::Graph& g = x.e.graph;
   const solve::Problem& p = x.sp.problem;
   CHECK(p.nodes.size() + 1 == g.size());                   // every node but the output node
@@ -109,7 +109,7 @@ TEST_CASE("selection problem: evaluate() prices a labelling as compute + redistr
 }
 
 TEST_CASE("selection problem: pins, ties, followers and repeats") {
-  const Exported x = export_tiny({2, 2}, std::nullopt);
+  const Exported x = export_tiny({4}, std::nullopt, FollowerMode::kTie);
   const solve::Problem& p = x.sp.problem;
   REQUIRE(p.pins.size() == x.constraints.pins.size());
   for (std::size_t k = 0; k < p.pins.size(); ++k) {
@@ -147,7 +147,7 @@ TEST_CASE("selection problem: pins, ties, followers and repeats") {
 }
 
 TEST_CASE("selection problem: the default parameter budget and a per-rank memory limit") {
-  const Exported d = export_tiny({2, 2}, std::nullopt);
+  const Exported d = export_tiny({4}, std::nullopt);
   REQUIRE(d.sp.problem.memory.size() == 1);
   const solve::MemoryRow& row = d.sp.problem.memory[0];
   CHECK(row.name == "parameters");
@@ -158,7 +158,7 @@ TEST_CASE("selection problem: the default parameter budget and a per-rank memory
   CHECK(row.high_bytes == min_sum);
   CHECK(row.terms.size() == d.sp.memory.parameters.size());
 
-  const Exported l = export_tiny({2, 2}, std::int64_t{1} << 30);
+  const Exported l = export_tiny({4}, std::int64_t{1} << 30);
   REQUIRE(l.sp.problem.memory.size() == 1);
   CHECK(l.sp.problem.memory[0].name == "memory");
   CHECK(l.sp.problem.memory[0].high_bytes == std::int64_t{1} << 30);
@@ -167,9 +167,9 @@ TEST_CASE("selection problem: the default parameter budget and a per-rank memory
   CHECK(l.sp.memory_minimum_bytes > 0);
 
   // Below the minimum: infeasible, with the minimum in the message.
-  Enumerated e = enumerate(tiny_llama3_graph(1), {2, 2});
-  auto coster = make_coster(context({2, 2}, {"dp", "tp"}));
-  Constraints c = default_constraints(e.graph, e.strategies, 2);
+  Enumerated e = enumerate(tiny_llama3_graph(1), {4});
+  auto coster = make_coster(context({4}, {"dp"}));
+  Constraints c = default_constraints(e.graph, e.strategies, 1);
   c.memory_limit_bytes = l.sp.memory_minimum_bytes - 1;
   auto sp = export_problem(e.graph, e.strategies, c, *coster);
   REQUIRE_FALSE(sp.ok());
