@@ -4,12 +4,13 @@
 //   dtplan plan --model configs/models/llama3-8b.json --mesh configs/meshes/8x8.json
 //               [--layers N] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
-//               [--json]
+//               [--out plan.json] [--json]
 //
 // Human output: a header, the strategy of every op grouped by layer (consecutive layers with the
 // same strategies print once, "layers 0-31 (x32)"), the cost breakdown, the collectives, the
-// memory per rank and the warnings. JSON: {model, layers, mesh, nodes, strategies, solver, cost,
-// collectives, warnings, memory, timing, problem, ops}.
+// memory per rank and the warnings. JSON: plan::plan_summary_json (format, model, layers, mesh,
+// nodes, strategies, solver, cost, memory, collectives, warnings) plus timing, problem and the
+// redistribution count; --out writes the whole plan (plan_io.h).
 
 #include <CLI/CLI.hpp>
 #include <memory>
@@ -27,8 +28,8 @@
 #include "mesh/mesh_io.h"
 #include "mesh_arg.h"
 #include "output.h"
-#include "placement/placement_text.h"
 #include "plan/plan.h"
+#include "plan/plan_io.h"
 #include "strategy/plan_model.h"
 
 namespace dtplan::cli {
@@ -44,6 +45,7 @@ struct Options {
   std::string hardware;
   std::string cost_model = "nccl";
   double time_limit_s = 60;
+  std::string out;
   bool json = false;
 };
 
@@ -222,80 +224,34 @@ std::string header_text(const strategy::ModelPlan& mp) {
          " s, total " + fixed(mp.stats.total_s, 3) + " s\n";
 }
 
+// plan_io's summary (every plan field but ops and redistributions), plus where the time went
+// and the problem's size.
 Json plan_json(const strategy::ModelPlan& mp) {
-  const plan::Plan& plan = mp.plan;
-  Json j;
-  j["model"] = plan.model;
-  j["layers"] = plan.layers;
-  Json flats = Json::array();
-  for (const redist::FlattenedMeshInfo& f : plan.mesh.flattened) flats.push_back(f.name);
-  j["mesh"] = {{"shape", plan.mesh.shape},
-               {"names", plan.mesh.names},
-               {"flattened", flats},
-               {"hardware", plan.mesh.hardware},
-               {"gpus_per_node", plan.mesh.gpus_per_node}};
-  j["nodes"] = plan.ops.size();
-  j["strategies"] = plan.strategies;
-  j["redistributions"] = plan.redistributions.size();
-  const plan::SolverSummary& s = plan.solver;
-  j["solver"] = {{"name", s.name},
-                 {"time_s", s.time_s},
-                 {"objective_us", s.objective_us},
-                 {"lower_bound_us", s.lower_bound_us},
-                 {"optimal", s.optimal}};
-  const plan::CostSummary& c = plan.cost;
-  j["cost"] = {{"compute_us", c.compute_us},
-               {"communication_us", c.communication_us},
-               {"redistribution_us", c.redistribution_us},
-               {"total_us", c.total_us}};
-  Json coll = Json::array();
-  for (const plan::CollectiveSummary& r : plan.collectives) {
-    coll.push_back({{"kind", collective::name(r.kind)},
-                    {"mesh_dims", r.mesh_dims},
-                    {"flattened", r.flattened},
-                    {"group_size", r.group_size},
-                    {"count", r.count},
-                    {"bytes", r.bytes},
-                    {"time_us", r.time_us}});
-  }
-  j["collectives"] = coll;
-  Json warnings = Json::array();
-  for (const redist::Warning& w : plan.warnings) {
-    warnings.push_back({{"reason", redist::warning_reason_name(w.reason)},
-                        {"mesh_dims", w.mesh_dims},
-                        {"message", w.message}});
-  }
-  j["warnings"] = warnings;
-  const plan::MemorySummary& m = plan.memory;
-  j["memory"] = {
-      {"parameter_bytes", m.parameter_bytes},         {"gradient_bytes", m.gradient_bytes},
-      {"optimizer_bytes", m.optimizer_bytes},         {"activation_bytes", m.activation_bytes},
-      {"peak_bytes_per_rank", m.peak_bytes_per_rank}, {"limit_bytes", m.limit_bytes}};
+  Json j = plan::plan_summary_json(mp.plan);
   const strategy::PlanStats& st = mp.stats;
   j["timing"] = {{"enumerate_s", st.enumerate_s},
                  {"export_s", st.export_s},
                  {"solve_s", st.solve_s},
                  {"lower_s", st.lower_s},
                  {"total_s", st.total_s}};
-  j["problem"] = {{"nodes", st.problem.nodes},       {"edges", st.problem.edges},
-                  {"labels", st.problem.labels},     {"distinct_ops", st.distinct_ops},
-                  {"pairs_priced", st.pairs_priced}, {"fused_allgathers", st.fused_allgathers}};
-  Json ops = Json::array();
-  for (const plan::PlanOp& op : plan.ops) {
-    ops.push_back({{"name", op.name},
-                   {"op", op.op},
-                   {"layer", op.layer},
-                   {"placements", placement::format_placements(op.placements)},
-                   {"strategy", op.strategy},
-                   {"compute_us", op.compute_us}});
-  }
-  j["ops"] = ops;
+  j["problem"] = {{"nodes", st.problem.nodes},
+                  {"edges", st.problem.edges},
+                  {"labels", st.problem.labels},
+                  {"distinct_ops", st.distinct_ops},
+                  {"pairs_priced", st.pairs_priced},
+                  {"matrices_built", st.matrices_built},
+                  {"fused_allgathers", st.fused_allgathers}};
+  j["redistributions"] = mp.plan.redistributions.size();
   return j;
 }
 
 int run(const Options& o) {
   auto planned = run_plan(o);
   if (!planned.ok()) return report("plan", planned.error());
+  if (!o.out.empty()) {
+    auto saved = plan::save_plan_file(planned->plan, o.out);
+    if (!saved.ok()) return report("plan", saved.error().with_context("--out " + o.out));
+  }
   if (o.json) {
     print_json(plan_json(*planned));
   } else {
@@ -323,6 +279,7 @@ Action setup_plan(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--time-limit", o->time_limit_s, "Solver time limit in seconds")
       ->capture_default_str();
+  app.add_option("--out", o->out, "Write the whole plan (ops, redistributions) as JSON here");
   add_json_flag(app, o->json);
   return [o] { return run(*o); };
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "plan/plan_io.h"
 #include "support/cli.h"
 
 namespace dtplan::testing {
@@ -37,12 +38,13 @@ bool has(const std::string& text, const std::string& part) {
 TEST_CASE("dtplan plan --json: the solver, cost, memory and collectives of the tiny model") {
   const Json j = Json::parse(cli_output(kTiny + "--mesh " + mesh4() + " --layers 2 --json"));
   const std::vector<std::string> keys = json_keys(j.dump());
-  for (const char* k : {"model", "layers", "mesh", "nodes", "strategies", "solver", "cost",
-                        "collectives", "warnings", "memory", "timing", "problem", "ops"}) {
+  for (const char* k :
+       {"format", "model", "layers", "mesh", "nodes", "strategies", "solver", "cost", "memory",
+        "collectives", "warnings", "timing", "problem", "redistributions"}) {
     CHECK(std::find(keys.begin(), keys.end(), k) != keys.end());
   }
   CHECK(j["layers"] == 2);
-  CHECK(j["nodes"].get<std::int64_t>() == static_cast<std::int64_t>(j["ops"].size()));
+  CHECK(j["nodes"].get<std::int64_t>() > 500);
   CHECK(j["strategies"].get<std::int64_t>() >= j["nodes"].get<std::int64_t>());
   CHECK(json_keys(j["solver"].dump()) ==
         std::vector<std::string>{"name", "time_s", "objective_us", "lower_bound_us", "optimal"});
@@ -57,9 +59,8 @@ TEST_CASE("dtplan plan --json: the solver, cost, memory and collectives of the t
                                  j["cost"]["redistribution_us"].get<double>()));
   CHECK(j["memory"]["peak_bytes_per_rank"].get<std::int64_t>() > 0);
   for (const Json& c : j["collectives"]) {
-    CHECK(json_keys(c.dump()) == std::vector<std::string>{"kind", "mesh_dims", "flattened",
-                                                          "group_size", "count", "bytes",
-                                                          "time_us"});
+    CHECK(c["count"].get<std::int64_t>() > 0);
+    CHECK(c["time_us"].get<double>() >= 0);
   }
   CHECK(j["warnings"].is_array());
   // The greedy solver on the same problem: feasible, never better than the optimum.
@@ -67,6 +68,23 @@ TEST_CASE("dtplan plan --json: the solver, cost, memory and collectives of the t
       Json::parse(cli_output(kTiny + "--mesh " + mesh4() + " --layers 2 --solver greedy --json"));
   CHECK(g["solver"]["name"] == "greedy");
   CHECK(g["solver"]["objective_us"].get<double>() >= j["solver"]["objective_us"].get<double>());
+}
+
+TEST_CASE("dtplan plan --out: writes the whole plan, which reads back") {
+  const std::string out =
+      (std::filesystem::temp_directory_path() / "dtplan_plan_cli_out.json").string();
+  std::filesystem::remove(out);
+  const Json j =
+      Json::parse(cli_output(kTiny + "--mesh " + mesh4() + " --layers 1 --out " + out + " --json"));
+  auto p = plan::load_plan_file(out);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? "" : p.error().message));
+  CHECK(static_cast<std::int64_t>(p->ops.size()) == j["nodes"].get<std::int64_t>());
+  CHECK(static_cast<std::int64_t>(p->redistributions.size()) ==
+        j["redistributions"].get<std::int64_t>());
+  CHECK(p->solver.objective_us == j["solver"]["objective_us"].get<double>());
+  CHECK(
+      has(cli_failure(kTiny + "--mesh " + mesh4() + " --layers 1 --out /nonexistent/dir/p.json", 2),
+          "--out"));
 }
 
 TEST_CASE("dtplan plan: human output has the header, strategies, cost, collectives, memory") {
