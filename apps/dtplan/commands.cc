@@ -7,6 +7,7 @@ namespace dtplan::cli {
 // Declarations of the setup functions of cmd_<name>.cc, one per line, in table order.
 Action setup_mesh(CLI::App& app);
 Action setup_redistribute(CLI::App& app);
+Action setup_plan(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
 Action setup_simulate(CLI::App& app);
@@ -19,6 +20,7 @@ const Command kCommands[] = {
      setup_mesh},
     {"redistribute", "Plan, price and trace a DTensor redistribution between two placements",
      setup_redistribute},
+    {"plan", "Choose a sharding strategy for every op of a model and price the plan", setup_plan},
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
     {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs or replay results",
      setup_calibrate},

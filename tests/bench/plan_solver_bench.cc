@@ -1,0 +1,141 @@
+// The `dtplan plan` pipeline on real, graph-derived selection problems: LLaMA3-8B (B=16,
+// S=8192) on the 8x8 H100 mesh of configs/meshes/8x8.json, exported once (strategies, default
+// constraints, NCCL-model edge costs) and solved by the exact solver and by CBC (AutoParallel's
+// ILP) in the same run. Counters: both solve times, cbc_over_exact (the ratio), equal objectives.
+// Also the whole pipeline (build + solve) at 32 layers with the exact and the greedy solver.
+//
+//   scripts/bench.sh solver
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+
+#include "cost/hardware_io.h"
+#include "graph/llama3_builder.h"
+#include "mesh/mesh_io.h"
+#include "redist/planner.h"
+#include "solve/ilp_solver.h"
+#include "strategy/constraints.h"
+#include "strategy/plan_model.h"
+#include "strategy/selection_problem.h"
+
+namespace dtplan::strategy {
+namespace {
+
+const cost::HardwareProfile& h100() {
+  static const cost::HardwareProfile p = [] {
+    auto r = cost::load_hardware("h100-dgx", cost::config_search(""), "bench");
+    if (!r.ok()) std::abort();  // run from the source tree or set DTPLAN_CONFIG_DIR
+    return r.value();
+  }();
+  return p;
+}
+
+const mesh::LoadedMesh& mesh_8x8() {
+  static const mesh::LoadedMesh m = [] {
+    auto r = mesh::load_mesh_file("configs/meshes/8x8.json");
+    if (!r.ok()) std::abort();
+    return std::move(r).value();
+  }();
+  return m;
+}
+
+const graph::Graph& llama3_8b(std::int64_t layers) {
+  static std::map<std::int64_t, graph::Graph> cache;
+  auto it = cache.find(layers);
+  if (it == cache.end()) {
+    graph::Llama3Config c;
+    c.name = "llama3-8b";
+    c.n_layers = layers;
+    it = cache.emplace(layers, graph::build_llama3(c).value()).first;
+  }
+  return it->second;
+}
+
+// The exported selection problem of LLaMA3-8B with `layers` layers on 8x8.
+const solve::Problem& real_problem(std::int64_t layers) {
+  static std::map<std::int64_t, solve::Problem> cache;
+  auto it = cache.find(layers);
+  if (it == cache.end()) {
+    const graph::Graph& g = llama3_8b(layers);
+    const auto sizes = mesh_8x8().root.shape();
+    auto strategies = enumerate_graph(g, sizes, h100()).value();
+    auto ctx = redist::MeshContext::make(mesh_8x8().root, 8, h100().name).value();
+    EdgeCoster coster(std::make_unique<redist::Planner>(
+        std::move(ctx), redist::make_cost_model(redist::CostModelKind::kNccl, h100())));
+    const Constraints c = default_constraints(g, strategies, sizes.size());
+    it = cache.emplace(layers, export_problem(g, strategies, c, coster).value().problem).first;
+  }
+  return it->second;
+}
+
+// Exact and CBC on the same real problem: counters exact_s, cbc_s, cbc_over_exact.
+void BM_PlanSolverExactVsCbc(benchmark::State& state) {
+  const solve::Problem& p = real_problem(state.range(0));
+  auto ilp = solve::make_ilp_solver();
+  if (!ilp.ok()) {
+    state.SkipWithError(ilp.error().message.c_str());
+    return;
+  }
+  const auto exact = solve::make_exact_solver();
+  solve::SolveOptions o = default_solve_options();
+  o.time_limit_s = 3600;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto e = exact->solve(p, o);
+    const auto t1 = std::chrono::steady_clock::now();
+    auto c = (*ilp)->solve(p, o);
+    const auto t2 = std::chrono::steady_clock::now();
+    if (!e.ok() || !c.ok()) {
+      state.SkipWithError((e.ok() ? c.error() : e.error()).message.c_str());
+      return;
+    }
+    const double exact_s = std::chrono::duration<double>(t1 - t0).count();
+    const double cbc_s = std::chrono::duration<double>(t2 - t1).count();
+    state.counters["exact_s"] = exact_s;
+    state.counters["cbc_s"] = cbc_s;
+    state.counters["cbc_over_exact"] = cbc_s / exact_s;
+    state.counters["objective_us"] = e->objective_us;
+    state.counters["same_objective"] =
+        std::abs(e->objective_us - c->objective_us) <= 1e-9 * e->objective_us ? 1 : 0;
+    state.counters["exact_optimal"] = e->optimal ? 1 : 0;
+    state.counters["cbc_optimal"] = c->optimal ? 1 : 0;
+    state.counters["ilp_variables"] = static_cast<double>(c->stats.ilp_variables);
+    state.counters["labels"] = static_cast<double>(solve::problem_size(p).labels);
+  }
+}
+BENCHMARK(BM_PlanSolverExactVsCbc)
+    ->Name("BM_PlanSolverExactVsCbc/solver_llama3_8b_8x8_layers")
+    ->Arg(1)
+    ->Arg(2)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// The whole pipeline (enumerate, export, solve, lower) at 32 layers: exact against greedy.
+void BM_PlanSolverPipeline(benchmark::State& state) {
+  const graph::Graph& g = llama3_8b(32);
+  ModelPlanOptions o;
+  o.solver = state.range(0) == 0 ? "exact" : "greedy";
+  o.solve.time_limit_s = 3600;
+  for (auto _ : state) {
+    auto r = plan_graph(g, mesh_8x8().root, h100(), o);
+    if (!r.ok()) {
+      state.SkipWithError(r.error().message.c_str());
+      return;
+    }
+    state.counters["objective_us"] = r->plan.solver.objective_us;
+    state.counters["optimal"] = r->plan.solver.optimal ? 1 : 0;
+    state.counters["solve_s"] = r->stats.solve_s;
+    state.counters["build_s"] = r->stats.enumerate_s + r->stats.export_s;
+  }
+}
+BENCHMARK(BM_PlanSolverPipeline)
+    ->Name("BM_PlanSolverPipeline/solver_llama3_8b_32_layers_exact0_greedy1")
+    ->Arg(0)
+    ->Arg(1)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+}  // namespace
+}  // namespace dtplan::strategy
