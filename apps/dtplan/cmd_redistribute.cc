@@ -14,6 +14,7 @@
 
 #include "command.h"
 #include "core/dtype.h"
+#include "core/limits.h"
 #include "core/strings.h"
 #include "core/text_table.h"
 #include "core/units.h"
@@ -122,6 +123,12 @@ core::Result<Request> read_request(const Options& o) {
   }
   DTPLAN_TRY(core::DType dtype, core::parse_dtype(o.dtype, "--dtype"));
   const std::vector<std::int64_t> sizes = loaded.root.shape();
+  if (sizes.size() > core::kMaxPlacementMeshDims) {
+    return core::Error::unsupported(
+        "--mesh: " + std::to_string(sizes.size()) + " dims; placements span at most " +
+        std::to_string(core::kMaxPlacementMeshDims) + " mesh dims" +
+        core::limit_note("kMaxPlacementMeshDims"));
+  }
   DTPLAN_TRY(placement::TensorSpec src, read_spec(o.from, "--from", shape, dtype, sizes));
   DTPLAN_TRY(placement::TensorSpec dst, read_spec(o.to, "--to", shape, dtype, sizes));
   DTPLAN_TRY(redist::MeshContext ctx, redist::MeshContext::make(loaded.root, gpus, profile.name));
