@@ -5,14 +5,17 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "plan/plan_io.h"
 #include "support/cli.h"
 #include "support/fuzz_targets.h"
+#include "support/plan_support.h"
 
 namespace dtplan::testing {
 namespace {
@@ -53,6 +56,15 @@ TEST_CASE("fuzz: every seed of every target passes its properties") {
     CAPTURE(target.name);
     CHECK(run_folder(target, "corpus") >= 3);  // each target has a seed corpus
   }
+}
+
+// The whole-model plan seed is what plan_to_json writes for the test plan, so that it follows the
+// format. DTPLAN_UPDATE_SEEDS=1 rewrites it.
+TEST_CASE("fuzz: the plan seed is the current plan format") {
+  const std::string path = source_path("tests/fuzz/corpus/plan/small_model_plan.json");
+  const std::string text = plan::plan_to_json(small_model_plan());
+  if (std::getenv("DTPLAN_UPDATE_SEEDS") != nullptr) std::ofstream(path, std::ios::binary) << text;
+  CHECK(read_bytes(path) == text);
 }
 
 TEST_CASE("fuzz: every regression input passes its properties") {

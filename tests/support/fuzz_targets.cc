@@ -22,6 +22,7 @@
 #include "placement/local_shape.h"
 #include "placement/placement_text.h"
 #include "placement/tensor_spec.h"
+#include "plan/plan_io.h"
 #include "redist/redist_plan_io.h"
 
 namespace dtplan::testing {
@@ -174,6 +175,17 @@ std::string fuzz_redist_plan(std::string_view input) {
   return {};
 }
 
+// A whole-model plan (plan --out, simulate --plan); a valid one prints back to an equal plan.
+std::string fuzz_plan(std::string_view input) {
+  (void)plan::is_model_plan_json(input);
+  auto p = plan::read_plan_json(input, "fuzz.json");
+  if (!p.ok()) return {};
+  auto again = plan::read_plan_json(plan::plan_to_json(*p), "again.json");
+  if (!again.ok()) return fail("plan_to_json", "does not parse back: " + again.error().message);
+  if (!(*again == *p)) return fail("plan_to_json", "parses back to another plan");
+  return {};
+}
+
 // An nccl-tests log (calibrate --nccl-tests); every run read satisfies the @post.
 std::string fuzz_nccl_log(std::string_view input) {
   auto runs = cost::parse_nccl_tests_log(input, "all_reduce_perf.log");
@@ -192,6 +204,7 @@ const FuzzTarget kTargets[] = {
     {"model", "a model file (configs/models): builder or graph", fuzz_model},
     {"hardware", "a hardware profile (configs/hardware)", fuzz_hardware},
     {"redist_plan", "a redistribution plan (redistribute --json)", fuzz_redist_plan},
+    {"plan", "a whole-model plan (plan --out)", fuzz_plan},
     {"nccl_log", "an nccl-tests log (calibrate --nccl-tests)", fuzz_nccl_log},
 };
 
