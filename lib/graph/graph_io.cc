@@ -388,7 +388,7 @@ Error json_syntax_error(std::string_view text) {
   try {
     Json ignored = Json::parse(text);
     (void)ignored;
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e999
     return bad(std::string("invalid JSON: ") + e.what());
   }
   return bad("invalid JSON");

@@ -62,6 +62,10 @@ BROKEN_JSON = {
     "bad_escape": '{"a": "\\q"}',
     "nul_byte": '{"a"\u0000: 1}',
     "bare_word": "{shape: [2]}",
+    # nlohmann throws out_of_range, not parse_error, for a number beyond double (fuzz finding)
+    "number_overflow": '{"shape": [1e999]}',
+    "number_overflow_nested": '{"a": {"b": [1, 2, -1e400]}}',
+    "number_overflow_truncated": '{"graph": {"nodes": [1e400]}',
 }
 
 
