@@ -158,10 +158,9 @@ Result<TensorMeta> parse_meta(const Json& j, const std::string& where) {
   TensorMeta meta;
   DTPLAN_TRY(meta.shape, get_int_list(j["shape"], where + ".'shape'"));
   if (meta.shape.size() > core::kMaxTensorRank) {
-    return core::Error::unsupported(where + ".'shape': " + std::to_string(meta.shape.size()) +
-                                    " dims; a tensor has at most " +
-                                    std::to_string(core::kMaxTensorRank) +
-                                    core::limit_note("kMaxTensorRank"));
+    return core::Error::unsupported(
+        where + ".'shape': " + std::to_string(meta.shape.size()) + " dims; a tensor has at most " +
+        std::to_string(core::kMaxTensorRank) + core::limit_note("kMaxTensorRank"));
   }
   for (std::int64_t s : meta.shape) {
     if (s < 0) return bad(where + ".'shape': negative size in " + format_shape(meta.shape));

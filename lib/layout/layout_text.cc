@@ -20,7 +20,9 @@ class Parser {
     skip_space();
     if (pos_ >= text_.size()) return fail("expected an integer or '('");
     if (text_[pos_] != '(') return integer();
-    if (depth >= kMaxDepth) return fail("nesting deeper than " + std::to_string(kMaxDepth) + core::limit_note("kMaxLayoutDepth"));
+    if (depth >= kMaxDepth)
+      return fail("nesting deeper than " + std::to_string(kMaxDepth) +
+                  core::limit_note("kMaxLayoutDepth"));
     ++pos_;
     std::vector<IntTuple> elems;
     skip_space();

@@ -52,10 +52,9 @@ core::Status check_shape(const std::vector<std::int64_t>& shape) {
   }
   auto n = core::checked_product(shape, "mesh_shape " + py_tuple(std::span(shape)) + " ranks");
   if (!n.ok() || *n > kMaxRanks) {
-    return core::Error::unsupported("mesh_shape " + py_tuple(std::span(shape)) +
-                                    " has more than the supported maximum of " +
-                                    std::to_string(kMaxRanks) + " ranks" +
-                                    core::limit_note("kMaxRanks"));
+    return core::Error::unsupported(
+        "mesh_shape " + py_tuple(std::span(shape)) + " has more than the supported maximum of " +
+        std::to_string(kMaxRanks) + " ranks" + core::limit_note("kMaxRanks"));
   }
   return {};
 }

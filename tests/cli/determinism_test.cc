@@ -11,6 +11,7 @@
 // blanked in JSON output before comparing.
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -19,7 +20,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "support/cli.h"
@@ -92,7 +92,6 @@ const std::map<std::string, std::vector<std::string>>& file_sets() {
   return sets;
 }
 
-
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
     text.replace(at, from.size(), to);
@@ -130,8 +129,10 @@ std::string read_file(const std::string& path) {
 const std::string& plan_file() {
   static const std::string path = [] {
     std::string p = temp_file("plan.json");
-    CliResult r = run_cli("plan --model configs/models/llama3-tiny.json --mesh "
-                          "configs/meshes/2x2x2.json --out " + p);
+    CliResult r = run_cli(
+        "plan --model configs/models/llama3-tiny.json --mesh "
+        "configs/meshes/2x2x2.json --out " +
+        p);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     return p;

@@ -5,6 +5,7 @@
 // on stderr, print nothing on stdout, and write nothing to its --out path.
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "core/strings.h"
@@ -47,7 +47,6 @@ std::vector<Case> read_cases() {
 }
 
 std::string first_word(const std::string& args) { return args.substr(0, args.find(' ')); }
-
 
 // A case for a subcommand the binary does not have yet (one another branch adds) is skipped,
 // unless the case is about the unknown subcommand itself (its needles name it).

@@ -42,8 +42,8 @@ std::string read_bytes(const fs::path& path) {
 }
 
 std::size_t run_folder(const FuzzTarget& target, const std::string& folder) {
-  std::vector<fs::path> files = files_under(source_path("tests/fuzz/" + folder + "/") +
-                                            std::string(target.name));
+  std::vector<fs::path> files =
+      files_under(source_path("tests/fuzz/" + folder + "/") + std::string(target.name));
   for (const fs::path& file : files) {
     CAPTURE(file.string());
     CHECK(target.body(read_bytes(file)) == "");

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "collective/collective.h"
 #include "core/checked.h"
@@ -155,35 +154,32 @@ std::string fuzz_model(std::string_view input) {
   return {};
 }
 
-// A hardware profile; a valid one prints back to an equal profile.
+// Reads `input` with `read(text, source)`; a value read must print back (`write`) to text that
+// reads to an equal value.
+template <class Read, class Write>
+std::string round_trip(std::string_view input, std::string_view what, Read read, Write write) {
+  auto first = read(input, "fuzz.json");
+  if (!first.ok()) return {};
+  auto again = read(write(*first), "again.json");
+  if (!again.ok()) return fail(what, "does not parse back: " + again.error().message);
+  if (!(*again == *first)) return fail(what, "parses back to another value");
+  return {};
+}
+
+// A hardware profile.
 std::string fuzz_hardware(std::string_view input) {
-  auto profile = cost::parse_hardware_json(input, "fuzz.json");
-  if (!profile.ok()) return {};
-  auto again = cost::parse_hardware_json(cost::hardware_to_json(*profile), "again.json");
-  if (!again.ok()) return fail("hardware_to_json", "does not parse back: " + again.error().message);
-  if (!(*again == *profile)) return fail("hardware_to_json", "parses back to another profile");
-  return {};
+  return round_trip(input, "hardware_to_json", cost::parse_hardware_json, cost::hardware_to_json);
 }
 
-// A redistribution plan (redistribute --json); a valid one prints back to an equal plan.
+// A redistribution plan (redistribute --json).
 std::string fuzz_redist_plan(std::string_view input) {
-  auto plan = redist::read_plan_json(input, "fuzz.json");
-  if (!plan.ok()) return {};
-  auto again = redist::read_plan_json(redist::plan_to_json(*plan), "again.json");
-  if (!again.ok()) return fail("plan_to_json", "does not parse back: " + again.error().message);
-  if (!(*again == *plan)) return fail("plan_to_json", "parses back to another plan");
-  return {};
+  return round_trip(input, "redist::plan_to_json", redist::read_plan_json, redist::plan_to_json);
 }
 
-// A whole-model plan (plan --out, simulate --plan); a valid one prints back to an equal plan.
+// A whole-model plan (plan --out, simulate --plan).
 std::string fuzz_plan(std::string_view input) {
   (void)plan::is_model_plan_json(input);
-  auto p = plan::read_plan_json(input, "fuzz.json");
-  if (!p.ok()) return {};
-  auto again = plan::read_plan_json(plan::plan_to_json(*p), "again.json");
-  if (!again.ok()) return fail("plan_to_json", "does not parse back: " + again.error().message);
-  if (!(*again == *p)) return fail("plan_to_json", "parses back to another plan");
-  return {};
+  return round_trip(input, "plan::plan_to_json", plan::read_plan_json, plan::plan_to_json);
 }
 
 // An nccl-tests log (calibrate --nccl-tests); every run read satisfies the @post.

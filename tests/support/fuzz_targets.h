@@ -20,7 +20,7 @@ namespace dtplan::testing {
 using FuzzBody = std::string (*)(std::string_view input);
 
 struct FuzzTarget {
-  std::string_view name;  // the binary is dtplan_fuzz_<name>; corpus tests/fuzz/corpus/<name>
+  std::string_view name;   // the binary is dtplan_fuzz_<name>; corpus tests/fuzz/corpus/<name>
   std::string_view input;  // what the bytes are, for the README and --help
   FuzzBody body;
 };
