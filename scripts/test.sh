@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds dtplan with AddressSanitizer and UBSan (Debug) and runs every
-# test. Extra arguments go to the doctest binary, e.g. scripts/test.sh -tc='*mesh*'.
+# test, then fuzzes every parser and loader for a bounded time (scripts/fuzz.sh: 15 s per target,
+# DTPLAN_FUZZ_SECONDS to change, 0 to skip; skipped without clang++). Extra arguments go to the
+# doctest binary instead, e.g. scripts/test.sh -tc='*mesh*'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -12,3 +14,4 @@ if [ $# -gt 0 ]; then
   exec "$dir/tests/dtplan_tests" "$@"
 fi
 ctest --test-dir "$dir" --output-on-failure
+scripts/fuzz.sh

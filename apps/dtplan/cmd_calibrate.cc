@@ -37,8 +37,9 @@ core::Result<cost::Calibration> run_calibration(const Options& o) {
   DTPLAN_TRY(cost::HardwareProfile base, load_hardware_arg(o.base, "--base"));
   std::vector<cost::NcclTestsRun> runs;
   for (const std::string& log : o.logs) {
-    DTPLAN_TRY(std::vector<cost::NcclTestsRun> parsed, cost::load_nccl_tests_log(log));
-    for (auto& run : parsed) runs.push_back(std::move(run));
+    auto parsed = cost::load_nccl_tests_log(log);
+    if (!parsed.ok()) return parsed.error().with_context("--nccl-tests");
+    for (auto& run : *parsed) runs.push_back(std::move(run));
   }
   for (const std::string& path : o.replays) {
     DTPLAN_TRY(replay::ReplayReport results, replay::load_report_file(path));

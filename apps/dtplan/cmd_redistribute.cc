@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "command.h"
+#include "core/checked.h"
 #include "core/dtype.h"
+#include "core/limits.h"
 #include "core/strings.h"
 #include "core/text_table.h"
 #include "core/units.h"
@@ -128,7 +130,21 @@ core::Result<Request> read_request(const Options& o) {
     if (s < 0) return core::Error::bad_input("--shape: size " + std::to_string(s) + " is negative");
   }
   DTPLAN_TRY(core::DType dtype, core::parse_dtype(o.dtype, "--dtype"));
+  if (shape.size() > core::kMaxTensorRank) {
+    return core::Error::unsupported(
+        "--shape: " + std::to_string(shape.size()) + " dims; a tensor has at most " +
+        std::to_string(core::kMaxTensorRank) + core::limit_note("kMaxTensorRank"));
+  }
+  DTPLAN_TRY(std::int64_t numel, core::checked_product(shape, "--shape " + o.shape + " elements"));
+  DTPLAN_CHECK(core::checked_mul(numel, core::dtype_bytes(dtype),
+                                 "--shape " + o.shape + " bytes (" + o.dtype + ")"));
   const std::vector<std::int64_t> sizes = loaded.root.shape();
+  if (sizes.size() > core::kMaxPlacementMeshDims) {
+    return core::Error::unsupported("--mesh: " + std::to_string(sizes.size()) +
+                                    " dims; placements span at most " +
+                                    std::to_string(core::kMaxPlacementMeshDims) + " mesh dims" +
+                                    core::limit_note("kMaxPlacementMeshDims"));
+  }
   DTPLAN_TRY(placement::TensorSpec src, read_spec(o.from, "--from", shape, dtype, sizes));
   DTPLAN_TRY(placement::TensorSpec dst, read_spec(o.to, "--to", shape, dtype, sizes));
   DTPLAN_TRY(redist::MeshContext ctx, redist::MeshContext::make(loaded.root, gpus, profile.name));

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/checked.h"
+#include "core/limits.h"
 #include "core/strings.h"
 
 namespace dtplan::core {
@@ -92,13 +93,14 @@ Result<std::vector<std::int64_t>> parse_size_range(std::string_view text, std::s
     return Error::bad_input(std::string(what) + ": step '" + std::string(step) +
                             "' does not advance from " + std::to_string(lo));
   }
-  constexpr std::size_t kMaxPoints = 1 << 16;
+  constexpr std::size_t kMaxPoints = kMaxSweepPoints;
   std::vector<std::int64_t> out;
   for (std::int64_t v = lo; v <= hi;) {
     out.push_back(v);
     if (out.size() > kMaxPoints) {
       return Error::bad_input(std::string(what) + ": '" + std::string(text) + "' has more than " +
-                              std::to_string(kMaxPoints) + " points");
+                              std::to_string(kMaxPoints) + " points" +
+                              limit_note("kMaxSweepPoints"));
     }
     std::int64_t next = 0;
     bool overflow = geometric ? __builtin_mul_overflow(v, amount, &next)

@@ -4,11 +4,14 @@
 #include <limits>
 #include <vector>
 
+#include "core/limits.h"
+
 namespace dtplan::cost {
 
 namespace {
 
-constexpr std::int64_t kMaxRanks = std::numeric_limits<std::int32_t>::max();
+using core::kMaxRanks;
+static_assert(kMaxRanks <= std::numeric_limits<std::int32_t>::max(), "GroupTopology is int32");
 
 core::Error bad(std::string_view what, const std::string& message) {
   return core::Error::bad_input(std::string(what) + ": " + message);
@@ -23,7 +26,9 @@ core::Result<GroupTopology> group_topology(std::span<const std::int64_t> ranks,
   }
   if (ranks.empty()) return bad(what, "the group has no ranks");
   if (static_cast<std::int64_t>(ranks.size()) > kMaxRanks) {
-    return bad(what, "more than " + std::to_string(kMaxRanks) + " ranks");
+    return core::Error::unsupported(std::string(what) + ": " + std::to_string(ranks.size()) +
+                                    " ranks is more than the supported maximum of " +
+                                    std::to_string(kMaxRanks) + core::limit_note("kMaxRanks"));
   }
   std::vector<std::int64_t> sorted(ranks.begin(), ranks.end());
   std::sort(sorted.begin(), sorted.end());
@@ -55,9 +60,12 @@ core::Result<GroupTopology> group_topology(std::span<const std::int64_t> ranks,
 
 core::Result<GroupTopology> contiguous_topology(std::int64_t n, std::int64_t gpus_per_node,
                                                 std::string_view what) {
-  if (n < 1 || n > kMaxRanks) {
-    return bad(what, "group size must be in [1, " + std::to_string(kMaxRanks) + "], got " +
-                         std::to_string(n));
+  if (n < 1) return bad(what, "group size must be at least 1, got " + std::to_string(n));
+  if (n > kMaxRanks) {
+    return core::Error::unsupported(std::string(what) + ": group size " + std::to_string(n) +
+                                    " is more than the supported maximum of " +
+                                    std::to_string(kMaxRanks) + " ranks" +
+                                    core::limit_note("kMaxRanks"));
   }
   if (gpus_per_node < 1) {
     return bad(what, "GPUs per node must be >= 1, got " + std::to_string(gpus_per_node));

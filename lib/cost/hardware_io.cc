@@ -265,7 +265,7 @@ core::Result<HardwareProfile> parse_hardware_json(std::string_view text, std::st
   Json doc;
   try {
     doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e999
     return core::Error::bad_input(std::string(source) + ": not valid JSON (" + e.what() + ")");
   }
   auto r = read_profile(doc);

@@ -199,7 +199,14 @@ core::Result<std::vector<NcclTestsRun>> parse_nccl_tests_log(std::string_view te
       continue;
     }
     std::int64_t size = 0;
-    if (!to_int(tok[0], size)) continue;  // NCCL INFO lines, warnings, "NCCL version ..."
+    if (!to_int(tok[0], size)) {
+      // All digits but not an int64: a data row whose size cannot be read, not a text line.
+      if (tok[0].find_first_not_of("0123456789") == std::string_view::npos) {
+        return at_line(source, lineno,
+                       "size '" + std::string(tok[0]) + "' does not fit in a 64-bit integer");
+      }
+      continue;  // NCCL INFO lines, warnings, "NCCL version ..."
+    }
     if (cur->time_column < 0) {
       return at_line(source, lineno, "data row before the '#  size  count ...' column header");
     }

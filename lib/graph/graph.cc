@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/limits.h"
+
 namespace dtplan::graph {
 
 std::vector<NodeId> distinct_inputs(const Node& node) {
@@ -28,6 +30,11 @@ std::vector<NodeId> distinct_inputs(const Node& node) {
 }
 
 core::Result<NodeId> Graph::add_node(Node node) {
+  if (static_cast<std::int64_t>(nodes_.size()) >= core::kMaxGraphNodes) {
+    return core::Error::unsupported("graph '" + name_ + "': more than " +
+                                    std::to_string(core::kMaxGraphNodes) + " nodes" +
+                                    core::limit_note("kMaxGraphNodes"));
+  }
   if (node.name.empty()) {
     return core::Error::bad_input("node #" + std::to_string(nodes_.size()) +
                                   " field 'name': must not be empty");

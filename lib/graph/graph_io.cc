@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/limits.h"
 #include "core/strings.h"
 #include "graph/validate.h"
 
@@ -156,6 +157,11 @@ Result<TensorMeta> parse_meta(const Json& j, const std::string& where) {
   if (!j.contains("dtype")) return bad(where + ".'dtype': missing");
   TensorMeta meta;
   DTPLAN_TRY(meta.shape, get_int_list(j["shape"], where + ".'shape'"));
+  if (meta.shape.size() > core::kMaxTensorRank) {
+    return core::Error::unsupported(
+        where + ".'shape': " + std::to_string(meta.shape.size()) + " dims; a tensor has at most " +
+        std::to_string(core::kMaxTensorRank) + core::limit_note("kMaxTensorRank"));
+  }
   for (std::int64_t s : meta.shape) {
     if (s < 0) return bad(where + ".'shape': negative size in " + format_shape(meta.shape));
   }
@@ -278,6 +284,12 @@ Result<Graph> parse_graph_object(const Json& g, std::string name) {
   if (!g.contains("nodes")) return bad("graph field 'nodes': missing");
   const Json& nodes = g["nodes"];
   if (!nodes.is_array()) return bad("graph field 'nodes': expected a list of nodes");
+  if (static_cast<std::int64_t>(nodes.size()) > core::kMaxGraphNodes) {
+    return core::Error::unsupported("graph field 'nodes': " + std::to_string(nodes.size()) +
+                                    " nodes is more than the supported maximum of " +
+                                    std::to_string(core::kMaxGraphNodes) +
+                                    core::limit_note("kMaxGraphNodes"));
+  }
   // Pass 1: names (so that a reference to a later node reads "defined later", not "unknown").
   std::vector<std::string> names;
   std::unordered_map<std::string, std::size_t> all_names;
@@ -375,7 +387,7 @@ Error json_syntax_error(std::string_view text) {
   try {
     Json ignored = Json::parse(text);
     (void)ignored;
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e999
     return bad(std::string("invalid JSON: ") + e.what());
   }
   return bad("invalid JSON");

@@ -51,10 +51,10 @@ Status validate_llama3_config(const Llama3Config& c) {
   if (c.n_layers > kMaxLayers) {
     return Error::unsupported("field 'n_layers': " + std::to_string(c.n_layers) +
                               " layers is more than the " + std::to_string(kMaxLayers) +
-                              " the builder supports");
+                              " the builder supports" + core::limit_note("kMaxLayers"));
   }
   // Bounds that keep the FFN rule and every product below in range before checked arithmetic.
-  constexpr std::int64_t kMaxSize = std::int64_t{1} << 40;
+  constexpr std::int64_t kMaxSize = core::kMaxModelSize;
   for (auto [field, value] : {std::pair<std::string_view, std::int64_t>{"dim", c.dim},
                               {"vocab_size", c.vocab_size},
                               {"batch", c.batch},

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/limits.h"
 #include "core/result.h"
 
 namespace dtplan::graph {
@@ -44,7 +45,7 @@ struct Llama3Config {
 };
 
 // Largest layer count the builder accepts (LLaMA3-405B has 126).
-inline constexpr std::int64_t kMaxLayers = 1024;
+inline constexpr std::int64_t kMaxLayers = core::kMaxLayers;
 
 // The FFN hidden size: ffn_dim if set, else torchtitan's rule
 // multiple_of * ceil(int(multiplier * int(8 * dim / 3)) / multiple_of).

@@ -3,11 +3,13 @@
 #include <cctype>
 #include <string>
 
+#include "core/limits.h"
+
 namespace dtplan::layout {
 
 namespace {
 
-constexpr int kMaxDepth = 32;
+constexpr int kMaxDepth = core::kMaxLayoutDepth;
 
 // Recursive-descent parser over one text; `pos` is the next character to read.
 class Parser {
@@ -18,7 +20,9 @@ class Parser {
     skip_space();
     if (pos_ >= text_.size()) return fail("expected an integer or '('");
     if (text_[pos_] != '(') return integer();
-    if (depth >= kMaxDepth) return fail("nesting deeper than " + std::to_string(kMaxDepth));
+    if (depth >= kMaxDepth)
+      return fail("nesting deeper than " + std::to_string(kMaxDepth) +
+                  core::limit_note("kMaxLayoutDepth"));
     ++pos_;
     std::vector<IntTuple> elems;
     skip_space();

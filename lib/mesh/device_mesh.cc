@@ -41,7 +41,7 @@ core::Status check_shape(const std::vector<std::int64_t>& shape) {
   if (shape.size() > static_cast<std::size_t>(kMaxMeshDims)) {
     return core::Error::unsupported("mesh_shape has " + std::to_string(shape.size()) +
                                     " dims; at most " + std::to_string(kMaxMeshDims) +
-                                    " are supported");
+                                    " are supported" + core::limit_note("kMaxMeshDims"));
   }
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 1) {
@@ -52,9 +52,9 @@ core::Status check_shape(const std::vector<std::int64_t>& shape) {
   }
   auto n = core::checked_product(shape, "mesh_shape " + py_tuple(std::span(shape)) + " ranks");
   if (!n.ok() || *n > kMaxRanks) {
-    return core::Error::unsupported("mesh_shape " + py_tuple(std::span(shape)) +
-                                    " has more than the supported maximum of " +
-                                    std::to_string(kMaxRanks) + " ranks");
+    return core::Error::unsupported(
+        "mesh_shape " + py_tuple(std::span(shape)) + " has more than the supported maximum of " +
+        std::to_string(kMaxRanks) + " ranks" + core::limit_note("kMaxRanks"));
   }
   return {};
 }

@@ -4,12 +4,15 @@
 
 #include <cstdint>
 
+#include "core/limits.h"
+
 namespace dtplan::mesh {
 
 enum class MeshDim : std::int8_t {};
 
 // The most mesh dims a DeviceMesh accepts (far beyond any real mesh; MeshDim must hold them).
-inline constexpr int kMaxMeshDims = 64;
+inline constexpr int kMaxMeshDims = core::kMaxMeshDims;
+static_assert(kMaxMeshDims <= 127, "MeshDim is an int8_t");
 
 // @pre 0 <= i < kMaxMeshDims.
 constexpr MeshDim mesh_dim(int i) { return static_cast<MeshDim>(i); }

@@ -111,7 +111,7 @@ core::Result<MeshConfig> parse_mesh_config(std::string_view json_text, std::stri
   Json j;
   try {
     j = Json::parse(json_text);
-  } catch (const Json::parse_error& err) {
+  } catch (const Json::exception& err) {  // parse_error, or out_of_range for 1e999
     return core::Error::bad_input(std::string(source) + ": invalid JSON: " + err.what());
   }
   if (!j.is_object()) {

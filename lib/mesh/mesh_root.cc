@@ -13,7 +13,7 @@ core::Result<std::shared_ptr<MeshRoot>> MeshRoot::create(std::vector<std::int64_
   if (n > kMaxRanks) {
     return core::Error::unsupported("mesh of " + std::to_string(n) +
                                     " ranks exceeds the supported maximum of " +
-                                    std::to_string(kMaxRanks));
+                                    std::to_string(kMaxRanks) + core::limit_note("kMaxRanks"));
   }
   std::shared_ptr<MeshRoot> root(new MeshRoot());
   root->by_rank_.reserve(rank_map.size());

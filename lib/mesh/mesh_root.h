@@ -13,13 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "core/limits.h"
 #include "core/result.h"
 #include "layout/layout.h"
 
 namespace dtplan::mesh {
 
 // The most ranks a mesh may have (listing every group then stays in the tens of MiB).
-inline constexpr std::int64_t kMaxRanks = std::int64_t{1} << 22;
+inline constexpr std::int64_t kMaxRanks = core::kMaxRanks;
 
 // A flattened mesh registered on the root: its name and its one (coalesced) dim layout.
 struct FlattenedEntry {

@@ -54,9 +54,13 @@ core::Status check_mixed_partials(const std::vector<Placement>& placements) {
 }  // namespace
 
 core::Status validate_mesh_sizes(std::span<const std::int64_t> mesh_sizes) {
-  if (mesh_sizes.empty() || mesh_sizes.size() > kMaxMeshDims) {
+  if (mesh_sizes.empty())
     return core::Error::bad_input(mesh_text(mesh_sizes) + ": a mesh has 1 to " +
                                   std::to_string(kMaxMeshDims) + " dims");
+  if (mesh_sizes.size() > kMaxMeshDims) {
+    return core::Error::unsupported(mesh_text(mesh_sizes) + ": a mesh has 1 to " +
+                                    std::to_string(kMaxMeshDims) + " dims" +
+                                    core::limit_note("kMaxPlacementMeshDims"));
   }
   for (std::size_t i = 0; i < mesh_sizes.size(); ++i) {
     if (mesh_sizes[i] < 1) {
@@ -75,6 +79,11 @@ core::Result<TensorSpec> TensorSpec::make(std::vector<std::int64_t> shape, core:
                                           std::span<const std::int64_t> mesh_sizes,
                                           std::optional<ShardOrder> shard_order) {
   DTPLAN_CHECK(validate_mesh_sizes(mesh_sizes));
+  if (shape.size() > core::kMaxTensorRank) {
+    return core::Error::unsupported(
+        "shape of " + std::to_string(shape.size()) + " dims: a tensor has at most " +
+        std::to_string(core::kMaxTensorRank) + " dims" + core::limit_note("kMaxTensorRank"));
+  }
   for (std::size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] < 0) {
       return core::Error::bad_input("shape " + core::format_int_list(shape) + ": tensor dim " +

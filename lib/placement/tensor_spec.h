@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/limits.h"
 #include "core/result.h"
 #include "placement/placement.h"
 #include "placement/placement_text.h"
@@ -29,13 +30,14 @@
 namespace dtplan::placement {
 
 // Most mesh dims a spec may have (bit masks over mesh dims use this many bits).
-inline constexpr std::size_t kMaxMeshDims = 16;
+inline constexpr std::size_t kMaxMeshDims = core::kMaxPlacementMeshDims;
 
 class TensorSpec {
  public:
   // Validates and normalises, in this order:
-  //   mesh: 1..kMaxMeshDims dims, each size >= 1, product fits in int64;
-  //   shape: every size >= 0, numel * dtype bytes fits in int64;
+  //   mesh: 1..kMaxMeshDims dims (more: kUnsupported), each size >= 1, product fits in int64;
+  //   shape: at most core::kMaxTensorRank dims (kUnsupported), every size >= 0, numel * dtype
+  //     bytes fits in int64;
   //   placements: one per mesh dim; shard dims in [-rank, rank), resolved to [0, rank);
   //   partials: one reduce op, or exactly {sum, avg} (kUnsupported otherwise, as PyTorch's
   //     assert_no_mixed_partial_types);

@@ -101,7 +101,7 @@ TEST_CASE("cli cost: errors exit 2 naming the flag") {
       {"cost --collective all_redcue --ranks 8", "--collective: unknown collective"},
       {"cost --collective all_reduce", "--ranks: one of --ranks N or --group LIST is required"},
       {"cost --collective all_reduce --ranks 8 --group 0,1", "--group: --ranks and --group"},
-      {"cost --collective all_reduce --ranks 0", "--ranks: group size must be in"},
+      {"cost --collective all_reduce --ranks 0", "--ranks: group size must be at least 1"},
       {"cost --collective all_reduce --ranks x", "--ranks:"},
       {"cost --collective all_reduce --group 0,1,1", "--group: rank 1 appears twice"},
       {"cost --collective all_reduce --ranks 8 --gpus-per-node 16", "--gpus-per-node: 16"},

@@ -128,5 +128,15 @@ TEST_CASE("hardware io: lookup by name, by path and through DTPLAN_CONFIG_DIR") 
   fs::remove_all(dir);
 }
 
+// Regression (fuzz target hardware, tests/fuzz/regressions/hardware/): a number beyond double
+// such as 10e1012 made nlohmann throw out_of_range, which escaped as exit 1 ("internal error").
+TEST_CASE("hardware io: a number too large for a double is invalid JSON, not an exception") {
+  auto r = parse_hardware_json(R"({"name": "x", "gpu": {"hbm_byte_per_s": 10e1012}})", "big.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == core::ErrorKind::kBadInput);
+  CHECK(r.error().message.starts_with("big.json: not valid JSON ("));
+  CHECK(r.error().message.find("number overflow parsing '10e1012'") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace dtplan::cost

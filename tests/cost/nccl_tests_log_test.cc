@@ -148,5 +148,28 @@ TEST_CASE("nccl-tests log: errors name file and line") {
   CHECK_FALSE(load_nccl_tests_log("/nonexistent/x.log").ok());
 }
 
+// Regression (tests/data/malformed/nccl/all_reduce_perf_row_huge_size.log): a data row whose size
+// does not fit in 64 bits was skipped as a text line, so calibrate wrote a profile without it.
+TEST_CASE("nccl-tests log: a row size beyond 64 bits is an error, not a skipped line") {
+  const std::string head =
+      "# Collective test starting: all_reduce_perf\n"
+      "#  Rank  0 Group  0 Pid  1 on a device  0 [0] GPU\n"
+      "#  Rank  1 Group  0 Pid  1 on a device  1 [0] GPU\n"
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong\n"
+      "        1024           256     float     sum      -1    17.0    0.06    0.10       0\n";
+  auto r = parse_nccl_tests_log(head +
+                                    "  99999999999999999999  2048  float  sum  -1  17.1  0.48  "
+                                    "0.84  0\n",
+                                "big.log");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == core::ErrorKind::kBadInput);
+  CHECK(r.error().message ==
+        "big.log:6: size '99999999999999999999' does not fit in a 64-bit integer");
+  // Text lines that start with a word are still skipped.
+  auto ok = parse_nccl_tests_log(head + "NCCL INFO something 123\n", "ok.log");
+  REQUIRE(ok.ok());
+  CHECK(ok->front().rows.size() == 1);
+}
+
 }  // namespace
 }  // namespace dtplan::cost

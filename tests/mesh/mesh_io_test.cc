@@ -160,5 +160,15 @@ TEST_CASE("mesh JSON: dims, meshes and flattened meshes") {
       R"({"shape":[2],"names":null,"layout":"2:1","dims":[{"name":"dim_0","size":2,"layout":"2:1","groups":[[0,1]]}]})");
 }
 
+// Regression (tests/fuzz/regressions/mesh/): out_of_range from nlohmann for 1e999 escaped the
+// parse_error handler and ended `dtplan mesh --mesh` with exit 1.
+TEST_CASE("mesh files: a number too large for a double is invalid JSON, not an exception") {
+  auto r = parse_mesh_config(R"({"shape": [1e999]})", "big.json");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().kind == core::ErrorKind::kBadInput);
+  CHECK(r.error().message.starts_with("big.json: invalid JSON: "));
+  CHECK(r.error().message.find("number overflow parsing '1e999'") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace dtplan::mesh

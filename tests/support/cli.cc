@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -40,6 +42,15 @@ CliResult run_cli(const std::string& args) {
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
   return r;
+}
+
+bool has_subcommand(const std::string& name) {
+  static std::map<std::string, bool> known;
+  static std::mutex known_mutex;
+  std::lock_guard<std::mutex> lock(known_mutex);
+  auto it = known.find(name);
+  if (it == known.end()) it = known.emplace(name, run_cli(name + " --help").exit_code == 0).first;
+  return it->second;
 }
 
 std::string source_path(const std::string& relative) {

@@ -22,6 +22,10 @@ std::string cli_output(const std::string& args);
 // The stderr of `dtplan <args>`, which must exit with `code` and print nothing on stdout (checked).
 std::string cli_failure(const std::string& args, int code);
 
+// Whether the built binary has subcommand `name` (`dtplan NAME --help` exits 0); cached. Tests of
+// subcommands that other branches add use it to wait for them.
+bool has_subcommand(const std::string& name);
+
 // The keys of a JSON object's text, in document order.
 std::vector<std::string> json_keys(const std::string& object_text);
 
