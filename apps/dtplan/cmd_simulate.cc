@@ -24,6 +24,7 @@
 #include "plan/plan_io.h"
 #include "redist/redist_plan_io.h"
 #include "sim/plan_simulation.h"
+#include "simulate_timeline.h"
 #include "verify_arg.h"
 
 namespace dtplan::cli {
@@ -35,6 +36,7 @@ struct Options {
   std::int64_t ranks = 0;
   bool data = false;
   VerifyArgs verify_args;
+  TimelineFlags timeline;
   bool json = false;
 };
 
@@ -200,7 +202,7 @@ int run_redistribution(const Options& o, const std::string& text) {
   return 0;
 }
 
-// ---- a whole-model plan (kept apart: the step-timeline report joins here) ----
+// ---- a whole-model plan: its redistributions, then the step timeline (simulate_timeline.h) ----
 
 int run_model_plan(const Options& o, const std::string& text) {
   auto plan = plan::read_plan_json(text, o.plan);
@@ -209,6 +211,8 @@ int run_model_plan(const Options& o, const std::string& text) {
   if (!options.ok()) return report("simulate", options.error());
   auto sim = sim::simulate_model_plan(*plan, *options);
   if (!sim.ok()) return report("simulate", sim.error());
+  auto timeline = run_timeline(*plan, o.timeline);
+  if (!timeline.ok()) return report("simulate", timeline.error());
   double cost_us = 0;
   for (const plan::PlanRedistribution& r : plan->redistributions) cost_us += r.plan.total_cost_us;
   if (o.json) {
@@ -249,6 +253,8 @@ int run_model_plan(const Options& o, const std::string& text) {
       totals["replicas_bitwise_equal"] = sim->replicas_bitwise_equal;
     }
     doc["totals"] = std::move(totals);
+    doc["timeline"] = timeline_json(*timeline);
+    if (!o.timeline.trace.empty()) doc["timeline"]["trace"] = o.timeline.trace;
     doc["warnings"] = warnings_json(plan->warnings);
     print_json(doc);
     return 0;
@@ -290,6 +296,8 @@ int run_model_plan(const Options& o, const std::string& text) {
         " wrong elements, replicas bitwise equal: " + (sim->replicas_bitwise_equal ? "yes" : "no") +
         "\n";
   }
+  out += timeline_text(*timeline);
+  if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
   for (const redist::Warning& w : plan->warnings) {
     out += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
            dims_text(plan->mesh, w.mesh_dims) + "): " + w.message + "\n";
@@ -321,6 +329,7 @@ Action setup_simulate(CLI::App& app) {
                "Also run every redistribution on real data and verify it (wrong elements, "
                "bitwise-equal replicas)");
   add_verify_flags(app, o->verify_args);
+  add_timeline_flags(app, o->timeline);
   add_json_flag(app, o->json);
   return [o] { return run(*o); };
 }

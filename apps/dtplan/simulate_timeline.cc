@@ -160,27 +160,14 @@ std::string timeline_text(const sim::Timeline& tl) {
   return text;
 }
 
-int report_timeline(const plan::Plan& plan, const TimelineFlags& flags, bool json,
-                    std::ostream& out) {
-  auto options = timeline_options(plan, flags);
-  if (!options.ok()) return report("simulate", options.error());
-  auto tl = sim::simulate_step(plan, *options);
-  if (!tl.ok()) return report("simulate", tl.error());
+core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineFlags& flags) {
+  DTPLAN_TRY(sim::TimelineOptions options, timeline_options(plan, flags));
+  DTPLAN_TRY(sim::Timeline tl, sim::simulate_step(plan, options));
   if (!flags.trace.empty()) {
-    auto st = sim::write_chrome_trace(*tl, flags.trace);
-    if (!st.ok()) return report("simulate", st.error().with_context("--trace"));
+    auto st = sim::write_chrome_trace(tl, flags.trace);
+    if (!st.ok()) return st.error().with_context("--trace");
   }
-  if (json) {
-    Json doc;
-    doc["timeline"] = timeline_json(*tl);
-    if (!flags.trace.empty()) doc["timeline"]["trace"] = flags.trace;
-    out << doc.dump(2) << "\n";
-  } else {
-    out << timeline_text(*tl);
-    if (!flags.trace.empty()) out << "# trace written to " << flags.trace << "\n";
-  }
-  out.flush();
-  return 0;
+  return tl;
 }
 
 }  // namespace dtplan::cli

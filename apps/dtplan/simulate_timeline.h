@@ -7,7 +7,7 @@
 //   TimelineFlags flags;                 // in the command's Options
 //   add_timeline_flags(app, flags);      // --trace FILE --all-ranks --trace-ranks N
 //                                        // --prefetch N --no-contention
-//   return report_timeline(plan, flags, json, std::cout);
+//   DTPLAN_TRY(sim::Timeline tl, run_timeline(plan, flags));   // then timeline_json/_text
 //
 // The plan's hardware profile (plan.mesh.hardware, found like --hardware) gives the NICs per
 // node and the latency share of each collective; a plan without one is simulated with one NIC
@@ -52,10 +52,7 @@ nlohmann::ordered_json timeline_json(const sim::Timeline& timeline);
 // The tables of the text report, each line ending in '\n'.
 std::string timeline_text(const sim::Timeline& timeline);
 
-// Simulates `plan`, writes --trace if asked, prints the report (`json`: {"timeline": ...} with
-// "trace" naming the file written) on `out`; errors go to stderr as `dtplan simulate: error:`.
-// Returns the exit code.
-int report_timeline(const plan::Plan& plan, const TimelineFlags& flags, bool json,
-                    std::ostream& out);
+// Simulates `plan` and writes --trace if asked (errors name --trace or the plan's field).
+core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineFlags& flags);
 
 }  // namespace dtplan::cli
