@@ -28,6 +28,7 @@
 #include "nccl_format.h"
 #include "output.h"
 #include "placement/placement_text.h"
+#include "plan_text.h"
 #include "redist/planner.h"
 #include "redist/redist_plan_io.h"
 #include "sim/verify.h"
@@ -153,15 +154,6 @@ core::Result<Request> read_request(const Options& o) {
       std::move(src), std::move(dst), redist::PlanOptions{planner, !o.no_merge}, profile};
 }
 
-std::string dims_text(const redist::RedistPlan& plan, std::span<const std::int32_t> dims) {
-  std::vector<std::string> out;
-  for (std::int32_t d : dims) {
-    out.push_back(plan.mesh.names.empty() ? std::to_string(d)
-                                          : plan.mesh.names[static_cast<std::size_t>(d)]);
-  }
-  return core::join(out, ",");
-}
-
 void print_table(const redist::RedistPlan& plan, const sim::VerifyReport* verify) {
   const std::string mesh_name =
       plan.mesh.names.empty()
@@ -198,7 +190,7 @@ void print_table(const redist::RedistPlan& plan, const sim::VerifyReport* verify
     std::string src = placement::to_string(tr.src);
     if (tr.avg_scale > 1) src += "/" + std::to_string(tr.avg_scale);
     t.add_row({std::to_string(i), std::string(redist::step_kind_name(tr.kind)),
-               dims_text(plan, tr.mesh_dims), tr.flattened() ? tr.flattened_mesh : "-",
+               mesh_dims_text(plan.mesh, tr.mesh_dims), tr.flattened() ? tr.flattened_mesh : "-",
                std::to_string(s.group_size), std::to_string(s.bytes), nccl_float(s.cost_us, 8),
                std::string(cost::algorithm_name(s.algorithm)),
                std::string(cost::protocol_name(s.protocol)), src, placement::to_string(tr.dst),
@@ -212,10 +204,7 @@ void print_table(const redist::RedistPlan& plan, const sim::VerifyReport* verify
           ", all_to_all " + std::to_string(c.all_to_all) + "\n";
   text += "# total_cost_us: " + core::format_fixed(plan.total_cost_us, 3) + "\n";
   text += "# trace: " + plan.trace + "\n";
-  for (const redist::Warning& w : plan.warnings) {
-    text += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
-            dims_text(plan, w.mesh_dims) + "): " + w.message + "\n";
-  }
+  text += warning_lines(plan.mesh, plan.warnings);
   if (verify != nullptr) text += verify_line(*verify);
   print_text(text);
 }

@@ -22,6 +22,7 @@
 #include "nccl_format.h"
 #include "output.h"
 #include "plan/plan_io.h"
+#include "plan_text.h"
 #include "redist/redist_plan_io.h"
 #include "sim/plan_simulation.h"
 #include "simulate_timeline.h"
@@ -62,14 +63,6 @@ core::Result<sim::SimulateOptions> simulate_options(const Options& o,
   if (!profile.ok()) return profile.error();
   s.hardware = std::move(profile).value();
   return s;
-}
-
-std::string dims_text(const redist::MeshDescription& mesh, std::span<const std::int32_t> dims) {
-  std::vector<std::string> out;
-  for (std::int32_t d : dims) {
-    out.push_back(mesh.names.empty() ? std::to_string(d) : mesh.names[static_cast<std::size_t>(d)]);
-  }
-  return core::join(out, ",");
 }
 
 // "Tree x5, Ring x3": what the groups of one step ran as (first-seen order); "-" for none.
@@ -180,7 +173,7 @@ int run_redistribution(const Options& o, const std::string& text) {
   for (std::size_t i = 0; i < plan->steps.size(); ++i) {
     const redist::PlanStep& s = plan->steps[i];
     t.add_row({std::to_string(i), std::string(redist::step_kind_name(s.transform.kind)),
-               dims_text(plan->mesh, s.transform.mesh_dims),
+               mesh_dims_text(plan->mesh, s.transform.mesh_dims),
                s.transform.flattened() ? s.transform.flattened_mesh : "-",
                std::to_string(s.group_size), std::to_string(sim->steps[i].size()),
                std::to_string(s.bytes), nccl_float(s.cost_us, 8),
@@ -192,10 +185,7 @@ int run_redistribution(const Options& o, const std::string& text) {
   out += "# totals: " + std::to_string(plan->steps.size()) + " steps, " +
          std::to_string(collectives) + " group collectives, " + std::to_string(bytes) +
          " B per rank, " + core::format_fixed(plan->total_cost_us, 3) + " us\n";
-  for (const redist::Warning& w : plan->warnings) {
-    out += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
-           dims_text(plan->mesh, w.mesh_dims) + "): " + w.message + "\n";
-  }
+  out += warning_lines(plan->mesh, plan->warnings);
   if (sim->verify) out += verify_line(*sim->verify);
   if (!sim->skipped.empty()) out += "# verify skipped: " + sim->skipped + "\n";
   print_text(out);
@@ -298,10 +288,7 @@ int run_model_plan(const Options& o, const std::string& text) {
   }
   out += timeline_text(*timeline);
   if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
-  for (const redist::Warning& w : plan->warnings) {
-    out += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
-           dims_text(plan->mesh, w.mesh_dims) + "): " + w.message + "\n";
-  }
+  out += warning_lines(plan->mesh, plan->warnings);
   print_text(out);
   return 0;
 }

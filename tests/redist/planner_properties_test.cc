@@ -39,18 +39,7 @@ Setup random_setup(std::mt19937_64& rng, bool strided, bool shuffle) {
   testing::RandomRequest req = testing::random_request(rng, strided, shuffle);
   testing::Names names;
   for (std::size_t d = 0; d < req.mesh.size(); ++d) names.push_back("d" + std::to_string(d));
-  std::vector<testing::Names> flats;
-  const auto count = req.mesh.size() < 2 ? 0 : testing::uniform(rng, 0, 2);
-  for (std::int64_t i = 0; i < count; ++i) {
-    testing::Names dims;
-    while (dims.size() < 2) {
-      dims.clear();
-      for (std::size_t d = 0; d < names.size(); ++d) {
-        if (testing::uniform(rng, 0, 1) == 1) dims.push_back(names[d]);
-      }
-    }
-    if (std::find(flats.begin(), flats.end(), dims) == flats.end()) flats.push_back(dims);
-  }
+  const std::vector<testing::Names> flats = testing::random_flatten_sets(rng, names);
   return {req, testing::mesh_context(req.mesh, names, flats, testing::uniform(rng, 1, 8))};
 }
 

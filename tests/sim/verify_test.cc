@@ -49,18 +49,7 @@ Setup random_setup(std::mt19937_64& rng, int i) {
   }
   testing::Names names;
   for (std::size_t d = 0; d < a.mesh_sizes.size(); ++d) names.push_back("d" + std::to_string(d));
-  std::vector<testing::Names> flats;
-  const auto count = a.mesh_sizes.size() < 2 ? 0 : testing::uniform(rng, 0, 2);
-  for (std::int64_t f = 0; f < count; ++f) {
-    testing::Names dims;
-    while (dims.size() < 2) {
-      dims.clear();
-      for (std::size_t d = 0; d < names.size(); ++d) {
-        if (testing::uniform(rng, 0, 1) == 1) dims.push_back(names[d]);
-      }
-    }
-    if (std::find(flats.begin(), flats.end(), dims) == flats.end()) flats.push_back(dims);
-  }
+  const std::vector<testing::Names> flats = testing::random_flatten_sets(rng, names);
   return {a.mesh_sizes, a.spec, dst,
           testing::mesh_context(a.mesh_sizes, names, flats, testing::uniform(rng, 1, 8))};
 }
@@ -95,10 +84,12 @@ int verify_random_plans(std::uint64_t seed, int cases, ValueKind values) {
   return verified;
 }
 
+// A case is one plan verified (a random request gives 2-4: greedy where it applies and min-cost,
+// each merged and unmerged); the default run covers more than 1000.
 TEST_CASE("verify: every planned redistribution is correct on every rank (random, int values)") {
-  const int plans = verify_random_plans(20260417, 1000, ValueKind::kInteger);
+  const int plans = verify_random_plans(20260417, 360, ValueKind::kInteger);
   MESSAGE("verified plans: " << plans);
-  CHECK(plans >= 3000);
+  CHECK(plans >= 1000);
 }
 
 TEST_CASE("verify: float values stay within the documented bound (random)") {

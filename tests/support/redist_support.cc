@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "core/strings.h"
 #include "mesh/mesh_ops.h"
 #include "placement/chunk.h"
@@ -106,6 +108,22 @@ placement::TensorSpec supported_dst(const placement::TensorSpec& src,
                                           placement::ShardOrder::from_steps(steps).value());
   REQUIRE_MESSAGE(spec.ok(), spec.error().message);
   return std::move(spec).value();
+}
+
+std::vector<Names> random_flatten_sets(std::mt19937_64& rng, const Names& names) {
+  std::vector<Names> flats;
+  const auto count = names.size() < 2 ? 0 : uniform(rng, 0, 2);
+  for (std::int64_t i = 0; i < count; ++i) {
+    Names dims;
+    while (dims.size() < 2) {
+      dims.clear();
+      for (const std::string& name : names) {
+        if (uniform(rng, 0, 1) == 1) dims.push_back(name);
+      }
+    }
+    if (std::find(flats.begin(), flats.end(), dims) == flats.end()) flats.push_back(dims);
+  }
+  return flats;
 }
 
 RandomRequest random_request(std::mt19937_64& rng, bool strided, bool shuffle_order) {

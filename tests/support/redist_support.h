@@ -50,6 +50,9 @@ struct RandomRequest {
 };
 RandomRequest random_request(std::mt19937_64& rng, bool strided, bool shuffle_order);
 
+// 0-2 distinct random sets of at least two of `names` to flatten (none for fewer than 2 names).
+std::vector<Names> random_flatten_sets(std::mt19937_64& rng, const Names& names);
+
 // The same request with dst's Partial placements replaced where they would be unsupported
 // (shard -> P, P(x) -> P(y)) by Replicate.
 placement::TensorSpec supported_dst(const placement::TensorSpec& src,
