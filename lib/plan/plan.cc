@@ -28,7 +28,8 @@ core::Status check_ops(const Plan& plan) {
   const std::size_t ndim = plan.mesh.shape.size();
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
     const PlanOp& op = plan.ops[i];
-    if (op.name.empty()) return core::Error::bad_input("ops[" + std::to_string(i) + "]: empty name");
+    if (op.name.empty())
+      return core::Error::bad_input("ops[" + std::to_string(i) + "]: empty name");
     if (!names.insert(op.name).second) {
       return core::Error::bad_input(op_label(plan, i) + ": duplicate op name");
     }
@@ -44,7 +45,8 @@ core::Status check_ops(const Plan& plan) {
                                     std::to_string(op.placements.size()) +
                                     " entries, the mesh has " + std::to_string(ndim) + " dims");
     }
-    if (op.compute_us < 0) return core::Error::bad_input(op_label(plan, i) + ": negative compute_us");
+    if (op.compute_us < 0)
+      return core::Error::bad_input(op_label(plan, i) + ": negative compute_us");
   }
   return {};
 }
@@ -63,8 +65,8 @@ core::Status check_plan(const Plan& plan) {
     }
     const PlanOp& consumer = plan.ops[static_cast<std::size_t>(rd.consumer)];
     if (rd.slot < 0 || static_cast<std::size_t>(rd.slot) >= consumer.inputs.size()) {
-      return core::Error::bad_input(label + ": slot " + std::to_string(rd.slot) + " is not an input of '" +
-                                    consumer.name + "'");
+      return core::Error::bad_input(label + ": slot " + std::to_string(rd.slot) +
+                                    " is not an input of '" + consumer.name + "'");
     }
     if (consumer.inputs[static_cast<std::size_t>(rd.slot)] != rd.producer) {
       return core::Error::bad_input(label + ": producer " + std::to_string(rd.producer) +

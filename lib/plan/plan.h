@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/dtype.h"
 #include "collective/collective.h"
+#include "core/dtype.h"
 #include "core/result.h"
 #include "placement/placement.h"
 #include "redist/redist_plan.h"
@@ -35,15 +35,15 @@ struct PlanOp {
   std::string name;  // graph node name, unique
   std::string op;    // op kind, e.g. "mm", "einsum", "placeholder"
   Phase phase = Phase::kForward;
-  std::int32_t layer = -1;             // repeated-layer index, -1 outside the layers
-  std::string role;                    // "", "parameter", "gradient", "input", "tangent", "output"
-  std::vector<std::int32_t> inputs;    // producer op per input slot (earlier ops only)
-  std::vector<std::int64_t> shape;     // output 0's global shape
+  std::int32_t layer = -1;           // repeated-layer index, -1 outside the layers
+  std::string role;                  // "", "parameter", "gradient", "input", "tangent", "output"
+  std::vector<std::int32_t> inputs;  // producer op per input slot (earlier ops only)
+  std::vector<std::int64_t> shape;   // output 0's global shape
   core::DType dtype = core::DType::kF32;
   std::vector<placement::Placement> placements;  // output 0's chosen placements, one per mesh dim
-  std::string strategy;                // the chosen strategy as text (strategy::format_strategy)
-  std::int32_t options = 0;            // how many strategies the op had
-  double compute_us = 0;               // roofline time of the op on one rank
+  std::string strategy;      // the chosen strategy as text (strategy::format_strategy)
+  std::int32_t options = 0;  // how many strategies the op had
+  double compute_us = 0;     // roofline time of the op on one rank
   bool operator==(const PlanOp&) const = default;
 };
 
@@ -89,12 +89,12 @@ struct CostSummary {
 };
 
 struct MemorySummary {
-  std::int64_t parameter_bytes = 0;   // per rank
+  std::int64_t parameter_bytes = 0;  // per rank
   std::int64_t gradient_bytes = 0;
   std::int64_t optimizer_bytes = 0;
   std::int64_t activation_bytes = 0;  // peak live activations
   std::int64_t peak_bytes_per_rank = 0;
-  std::int64_t limit_bytes = 0;       // 0: no limit
+  std::int64_t limit_bytes = 0;  // 0: no limit
   bool operator==(const MemorySummary&) const = default;
 };
 

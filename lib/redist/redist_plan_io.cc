@@ -1,12 +1,11 @@
 #include "redist/redist_plan_io.h"
 
 #include <bit>
-#include <fstream>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/json_io.h"
 #include "core/strings.h"
+#include "core/text_file.h"
 #include "placement/placement_text.h"
 #include "redist/mesh_context.h"
 
@@ -32,81 +31,9 @@ Json nullable(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
-// Field access with errors "<source>: field '<path>': <what>".
-class Reader {
- public:
-  explicit Reader(std::string_view source) : source_(source) {}
-
-  core::Error error(const std::string& path, const std::string& what) const {
-    return core::Error::bad_input(std::string(source_) + ": field '" + path + "': " + what);
-  }
-
-  core::Result<const Json*> get(const Json& obj, const std::string& key,
-                                const std::string& path) const {
-    if (!obj.is_object()) return error(path, "expected an object");
-    auto it = obj.find(key);
-    if (it == obj.end()) return error(path.empty() ? key : path + "." + key, "missing");
-    return &*it;
-  }
-
-  core::Result<std::int64_t> integer(const Json& j, const std::string& path) const {
-    const bool fits = j.is_number_integer() &&
-                      (!j.is_number_unsigned() ||
-                       j.get<std::uint64_t>() <=
-                           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
-    if (!fits) return error(path, "expected an integer, got " + brief(j));
-    return j.get<std::int64_t>();
-  }
-
-  core::Result<double> number(const Json& j, const std::string& path) const {
-    if (!j.is_number()) return error(path, "expected a number, got " + brief(j));
-    return j.get<double>();
-  }
-
-  core::Result<std::string> string(const Json& j, const std::string& path) const {
-    if (!j.is_string()) return error(path, "expected a string, got " + brief(j));
-    return j.get<std::string>();
-  }
-
-  core::Result<bool> boolean(const Json& j, const std::string& path) const {
-    if (!j.is_boolean()) return error(path, "expected true or false, got " + brief(j));
-    return j.get<bool>();
-  }
-
-  core::Result<std::vector<std::int64_t>> ints(const Json& j, const std::string& path) const {
-    if (!j.is_array()) return error(path, "expected a list of integers, got " + brief(j));
-    std::vector<std::int64_t> out;
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      DTPLAN_TRY(std::int64_t v, integer(j[i], path + "[" + std::to_string(i) + "]"));
-      out.push_back(v);
-    }
-    return out;
-  }
-
-  core::Result<std::vector<std::string>> strings(const Json& j, const std::string& path) const {
-    if (!j.is_array()) return error(path, "expected a list of strings, got " + brief(j));
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < j.size(); ++i) {
-      DTPLAN_TRY(std::string v, string(j[i], path + "[" + std::to_string(i) + "]"));
-      out.push_back(std::move(v));
-    }
-    return out;
-  }
-
-  // Wraps an error of a parser with the field path.
-  template <class T>
-  core::Result<T> at(core::Result<T> r, const std::string& path) const {
-    if (r.ok()) return r;
-    return error(path, std::move(r).error().message);
-  }
-
- private:
-  static std::string brief(const Json& j) {
-    std::string text = j.dump();
-    return text.size() <= 60 ? text : text.substr(0, 57) + "...";
-  }
-  std::string_view source_;
-};
+using Reader = core::JsonReader;
+using core::index_path;
+using core::join_path;
 
 std::vector<std::int32_t> to_dims(const std::vector<std::int64_t>& v) {
   return {v.begin(), v.end()};
@@ -124,39 +51,6 @@ core::Result<RedistState> read_state(const Reader& r, const Json& j, const std::
       placement::ShardOrder order,
       r.at(placement::shard_order_from_positions(list.placements, list.order_positions), path));
   return RedistState{std::move(list.placements), std::move(order)};
-}
-
-core::Result<MeshDescription> read_mesh(const Reader& r, const Json& j) {
-  MeshDescription d;
-  DTPLAN_TRY(const Json* shape, r.get(j, "shape", "mesh"));
-  DTPLAN_TRY(d.shape, r.ints(*shape, "mesh.shape"));
-  DTPLAN_TRY(const Json* names, r.get(j, "names", "mesh"));
-  if (!names->is_null()) {
-    DTPLAN_TRY(d.names, r.strings(*names, "mesh.names"));
-  }
-  DTPLAN_TRY(const Json* ranks, r.get(j, "ranks", "mesh"));
-  DTPLAN_TRY(d.ranks, r.ints(*ranks, "mesh.ranks"));
-  DTPLAN_TRY(const Json* layouts, r.get(j, "layouts", "mesh"));
-  DTPLAN_TRY(d.layouts, r.strings(*layouts, "mesh.layouts"));
-  DTPLAN_TRY(const Json* flats, r.get(j, "flattened", "mesh"));
-  if (!flats->is_array()) return r.error("mesh.flattened", "expected a list");
-  for (std::size_t i = 0; i < flats->size(); ++i) {
-    const std::string path = "mesh.flattened[" + std::to_string(i) + "]";
-    FlattenedMeshInfo f;
-    DTPLAN_TRY(const Json* name, r.get((*flats)[i], "name", path));
-    DTPLAN_TRY(f.name, r.string(*name, path + ".name"));
-    DTPLAN_TRY(const Json* dims, r.get((*flats)[i], "mesh_dims", path));
-    DTPLAN_TRY(std::vector<std::int64_t> dim_list, r.ints(*dims, path + ".mesh_dims"));
-    f.mesh_dims = to_dims(dim_list);
-    DTPLAN_TRY(const Json* layout, r.get((*flats)[i], "layout", path));
-    DTPLAN_TRY(f.layout, r.string(*layout, path + ".layout"));
-    d.flattened.push_back(std::move(f));
-  }
-  DTPLAN_TRY(const Json* gpn, r.get(j, "gpus_per_node", "mesh"));
-  DTPLAN_TRY(d.gpus_per_node, r.integer(*gpn, "mesh.gpus_per_node"));
-  DTPLAN_TRY(const Json* hw, r.get(j, "hardware", "mesh"));
-  DTPLAN_TRY(d.hardware, r.string(*hw, "mesh.hardware"));
-  return d;
 }
 
 template <class E>
@@ -221,32 +115,88 @@ core::Result<placement::TensorSpec> read_spec(const Reader& r, const Json& doc,
                                               const std::string& key,
                                               const std::vector<std::int64_t>& shape,
                                               core::DType dtype,
-                                              const std::vector<std::int64_t>& mesh) {
-  DTPLAN_TRY(const Json* j, r.get(doc, key, ""));
-  DTPLAN_TRY(std::string text, r.string(*j, key));
-  DTPLAN_TRY(placement::PlacementList list, r.at(placement::parse_placement_list(text, key), key));
-  return r.at(placement::TensorSpec::make(shape, dtype, list, mesh), key);
+                                              const std::vector<std::int64_t>& mesh,
+                                              const std::string& base) {
+  const std::string path = join_path(base, key);
+  DTPLAN_TRY(const Json* j, r.get(doc, key, base));
+  DTPLAN_TRY(std::string text, r.string(*j, path));
+  DTPLAN_TRY(placement::PlacementList list, r.at(placement::parse_placement_list(text, key), path));
+  return r.at(placement::TensorSpec::make(shape, dtype, list, mesh), path);
 }
 
 }  // namespace
 
-std::string plan_to_json(const RedistPlan& plan) { return plan_json(plan).dump(2) + "\n"; }
-
-Json plan_json(const RedistPlan& plan) {
-  Json mesh;
-  mesh["shape"] = plan.mesh.shape;
-  mesh["names"] = plan.mesh.names.empty() ? Json(nullptr) : Json(plan.mesh.names);
-  mesh["ranks"] = plan.mesh.ranks;
-  mesh["layouts"] = plan.mesh.layouts;
-  mesh["flattened"] = Json::array();
-  for (const FlattenedMeshInfo& f : plan.mesh.flattened) {
-    mesh["flattened"].push_back(
-        {{"name", f.name}, {"mesh_dims", f.mesh_dims}, {"layout", f.layout}});
+Json mesh_description_json(const MeshDescription& mesh) {
+  Json j;
+  j["shape"] = mesh.shape;
+  j["names"] = mesh.names.empty() ? Json(nullptr) : Json(mesh.names);
+  j["ranks"] = mesh.ranks;
+  j["layouts"] = mesh.layouts;
+  j["flattened"] = Json::array();
+  for (const FlattenedMeshInfo& f : mesh.flattened) {
+    j["flattened"].push_back({{"name", f.name}, {"mesh_dims", f.mesh_dims}, {"layout", f.layout}});
   }
-  mesh["gpus_per_node"] = plan.mesh.gpus_per_node;
-  mesh["hardware"] = plan.mesh.hardware;
-  Json doc;
-  doc["mesh"] = mesh;
+  j["gpus_per_node"] = mesh.gpus_per_node;
+  j["hardware"] = mesh.hardware;
+  return j;
+}
+
+core::Result<MeshDescription> read_mesh_description(const core::JsonReader& r, const Json& j,
+                                                    const std::string& base) {
+  MeshDescription d;
+  DTPLAN_TRY(const Json* shape, r.get(j, "shape", base));
+  DTPLAN_TRY(d.shape, r.ints(*shape, join_path(base, "shape")));
+  DTPLAN_TRY(const Json* names, r.get(j, "names", base));
+  if (!names->is_null()) {
+    DTPLAN_TRY(d.names, r.strings(*names, join_path(base, "names")));
+  }
+  DTPLAN_TRY(const Json* ranks, r.get(j, "ranks", base));
+  DTPLAN_TRY(d.ranks, r.ints(*ranks, join_path(base, "ranks")));
+  DTPLAN_TRY(const Json* layouts, r.get(j, "layouts", base));
+  DTPLAN_TRY(d.layouts, r.strings(*layouts, join_path(base, "layouts")));
+  DTPLAN_TRY(const Json* flats, r.get(j, "flattened", base));
+  if (!flats->is_array()) return r.error(join_path(base, "flattened"), "expected a list");
+  for (std::size_t i = 0; i < flats->size(); ++i) {
+    const std::string path = index_path(join_path(base, "flattened"), i);
+    FlattenedMeshInfo f;
+    DTPLAN_TRY(const Json* name, r.get((*flats)[i], "name", path));
+    DTPLAN_TRY(f.name, r.string(*name, path + ".name"));
+    DTPLAN_TRY(const Json* dims, r.get((*flats)[i], "mesh_dims", path));
+    DTPLAN_TRY(std::vector<std::int64_t> dim_list, r.ints(*dims, path + ".mesh_dims"));
+    f.mesh_dims = to_dims(dim_list);
+    DTPLAN_TRY(const Json* layout, r.get((*flats)[i], "layout", path));
+    DTPLAN_TRY(f.layout, r.string(*layout, path + ".layout"));
+    d.flattened.push_back(std::move(f));
+  }
+  DTPLAN_TRY(const Json* gpn, r.get(j, "gpus_per_node", base));
+  DTPLAN_TRY(d.gpus_per_node, r.integer(*gpn, join_path(base, "gpus_per_node")));
+  DTPLAN_TRY(const Json* hw, r.get(j, "hardware", base));
+  DTPLAN_TRY(d.hardware, r.string(*hw, join_path(base, "hardware")));
+  return d;
+}
+
+Json warning_json(const Warning& w) {
+  return {{"reason", warning_reason_name(w.reason)},
+          {"mesh_dims", w.mesh_dims},
+          {"message", w.message}};
+}
+
+core::Result<Warning> read_warning(const core::JsonReader& r, const Json& w,
+                                   const std::string& path) {
+  Warning out;
+  DTPLAN_TRY(const Json* reason, r.get(w, "reason", path));
+  DTPLAN_TRY(std::string reason_text, r.string(*reason, join_path(path, "reason")));
+  DTPLAN_TRY(out.reason,
+             r.at(parse_warning_reason(reason_text, "reason"), join_path(path, "reason")));
+  DTPLAN_TRY(const Json* dims, r.get(w, "mesh_dims", path));
+  DTPLAN_TRY(std::vector<std::int64_t> dim_list, r.ints(*dims, join_path(path, "mesh_dims")));
+  out.mesh_dims = to_dims(dim_list);
+  DTPLAN_TRY(const Json* message, r.get(w, "message", path));
+  DTPLAN_TRY(out.message, r.string(*message, join_path(path, "message")));
+  return out;
+}
+
+void add_plan_body(const RedistPlan& plan, Json& doc) {
   doc["tensor"] = {{"shape", plan.src.shape()}, {"dtype", core::dtype_name(plan.src.dtype())}};
   doc["src"] = placement::format_placement_list(plan.src);
   doc["dst"] = placement::format_placement_list(plan.dst);
@@ -277,51 +227,51 @@ Json plan_json(const RedistPlan& plan) {
                         {"all_to_all", plan.comm_counts.all_to_all}};
   doc["total_cost_us"] = plan.total_cost_us;
   Json warnings = Json::array();
-  for (const Warning& w : plan.warnings) {
-    warnings.push_back({{"reason", warning_reason_name(w.reason)},
-                        {"mesh_dims", w.mesh_dims},
-                        {"message", w.message}});
-  }
+  for (const Warning& w : plan.warnings) warnings.push_back(warning_json(w));
   doc["warnings"] = warnings;
   doc["trace"] = plan.trace;
+}
+
+Json plan_json(const RedistPlan& plan) {
+  Json doc;
+  doc["mesh"] = mesh_description_json(plan.mesh);
+  add_plan_body(plan, doc);
   return doc;
 }
 
-core::Result<RedistPlan> read_plan_json(std::string_view text, std::string_view source) {
-  Json doc = Json::parse(text, nullptr, false);
-  if (doc.is_discarded()) {
-    return core::Error::bad_input(std::string(source) + ": not valid JSON");
-  }
-  Reader r(source);
-  DTPLAN_TRY(const Json* mesh_json, r.get(doc, "mesh", ""));
-  DTPLAN_TRY(MeshDescription mesh, read_mesh(r, *mesh_json));
-  DTPLAN_TRY(mesh::DeviceMesh built, r.at(build_described_mesh(mesh), "mesh"));
-  DTPLAN_TRY(MeshContext ctx,
-             r.at(MeshContext::make(built, mesh.gpus_per_node, mesh.hardware), "mesh"));
-  DTPLAN_TRY(const Json* tensor, r.get(doc, "tensor", ""));
-  DTPLAN_TRY(const Json* shape_json, r.get(*tensor, "shape", "tensor"));
-  DTPLAN_TRY(std::vector<std::int64_t> shape, r.ints(*shape_json, "tensor.shape"));
-  DTPLAN_TRY(const Json* dtype_json, r.get(*tensor, "dtype", "tensor"));
-  DTPLAN_TRY(std::string dtype_text, r.string(*dtype_json, "tensor.dtype"));
-  DTPLAN_TRY(core::DType dtype, r.at(core::parse_dtype(dtype_text, "dtype"), "tensor.dtype"));
-  DTPLAN_TRY(placement::TensorSpec src, read_spec(r, doc, "src", shape, dtype, mesh.shape));
-  DTPLAN_TRY(placement::TensorSpec dst, read_spec(r, doc, "dst", shape, dtype, mesh.shape));
-  DTPLAN_TRY(const Json* planner, r.get(doc, "planner", ""));
-  DTPLAN_TRY(std::string planner_text, r.string(*planner, "planner"));
-  DTPLAN_TRY(PlannerKind ran, r.at(parse_planner(planner_text, "planner"), "planner"));
-  DTPLAN_TRY(const Json* requested, r.get(doc, "requested_planner", ""));
-  DTPLAN_TRY(std::string requested_text, r.string(*requested, "requested_planner"));
-  DTPLAN_TRY(PlannerKind asked,
-             r.at(parse_planner(requested_text, "requested_planner"), "requested_planner"));
-  DTPLAN_TRY(const Json* model, r.get(doc, "model", ""));
-  DTPLAN_TRY(std::string model_text, r.string(*model, "model"));
-  DTPLAN_TRY(const Json* merge_json, r.get(doc, "merge", ""));
-  DTPLAN_TRY(bool merge, r.boolean(*merge_json, "merge"));
+std::string plan_to_json(const RedistPlan& plan) { return plan_json(plan).dump(2) + "\n"; }
+
+core::Result<RedistPlan> read_plan_body(const core::JsonReader& r, const Json& doc,
+                                        const std::string& base, const MeshDescription& mesh,
+                                        const MeshContext& ctx) {
+  const auto path_of = [&](std::string_view key) { return join_path(base, key); };
+  DTPLAN_TRY(const Json* tensor, r.get(doc, "tensor", base));
+  DTPLAN_TRY(const Json* shape_json, r.get(*tensor, "shape", path_of("tensor")));
+  DTPLAN_TRY(std::vector<std::int64_t> shape, r.ints(*shape_json, path_of("tensor.shape")));
+  DTPLAN_TRY(const Json* dtype_json, r.get(*tensor, "dtype", path_of("tensor")));
+  DTPLAN_TRY(std::string dtype_text, r.string(*dtype_json, path_of("tensor.dtype")));
+  DTPLAN_TRY(core::DType dtype,
+             r.at(core::parse_dtype(dtype_text, "dtype"), path_of("tensor.dtype")));
+  DTPLAN_TRY(placement::TensorSpec src, read_spec(r, doc, "src", shape, dtype, mesh.shape, base));
+  DTPLAN_TRY(placement::TensorSpec dst, read_spec(r, doc, "dst", shape, dtype, mesh.shape, base));
+  DTPLAN_TRY(const Json* planner, r.get(doc, "planner", base));
+  DTPLAN_TRY(std::string planner_text, r.string(*planner, path_of("planner")));
+  DTPLAN_TRY(PlannerKind ran, r.at(parse_planner(planner_text, "planner"), path_of("planner")));
+  DTPLAN_TRY(const Json* requested, r.get(doc, "requested_planner", base));
+  DTPLAN_TRY(std::string requested_text, r.string(*requested, path_of("requested_planner")));
+  DTPLAN_TRY(PlannerKind asked, r.at(parse_planner(requested_text, "requested_planner"),
+                                     path_of("requested_planner")));
+  DTPLAN_TRY(const Json* model, r.get(doc, "model", base));
+  DTPLAN_TRY(std::string model_text, r.string(*model, path_of("model")));
+  DTPLAN_TRY(const Json* merge_json, r.get(doc, "merge", base));
+  DTPLAN_TRY(bool merge, r.boolean(*merge_json, path_of("merge")));
+  RedistState start = plan_endpoint(src, mesh.shape);
+  RedistState target = plan_endpoint(dst, mesh.shape);
   RedistPlan plan{mesh,
-                  src,
-                  dst,
-                  plan_endpoint(src, mesh.shape),
-                  plan_endpoint(dst, mesh.shape),
+                  std::move(src),
+                  std::move(dst),
+                  std::move(start),
+                  std::move(target),
                   asked,
                   ran,
                   model_text,
@@ -331,10 +281,9 @@ core::Result<RedistPlan> read_plan_json(std::string_view text, std::string_view 
                   0,
                   {},
                   {}};
-  DTPLAN_TRY(const Json* steps, r.get(doc, "steps", ""));
-  if (!steps->is_array()) return r.error("steps", "expected a list");
+  DTPLAN_TRY(const Json* steps, r.list(doc, "steps", base));
   for (std::size_t i = 0; i < steps->size(); ++i) {
-    const std::string path = "steps[" + std::to_string(i) + "]";
+    const std::string path = index_path(path_of("steps"), i);
     DTPLAN_TRY(PlanStep s, read_step(r, (*steps)[i], path, mesh.shape.size()));
     if (s.transform.flattened()) {
       std::uint32_t mask = 0;
@@ -347,45 +296,51 @@ core::Result<RedistPlan> read_plan_json(std::string_view text, std::string_view 
     }
     plan.steps.push_back(std::move(s));
   }
-  DTPLAN_TRY(const Json* counts, r.get(doc, "comm_counts", ""));
+  DTPLAN_TRY(const Json* counts, r.get(doc, "comm_counts", base));
   for (auto [key, field] : {std::pair{"all_gather", &CommCounts::all_gather},
                             std::pair{"all_reduce", &CommCounts::all_reduce},
                             std::pair{"reduce_scatter", &CommCounts::reduce_scatter},
                             std::pair{"all_to_all", &CommCounts::all_to_all}}) {
-    DTPLAN_TRY(const Json* c, r.get(*counts, key, "comm_counts"));
-    DTPLAN_TRY(std::int64_t v, r.integer(*c, std::string("comm_counts.") + key));
+    DTPLAN_TRY(const Json* c, r.get(*counts, key, path_of("comm_counts")));
+    DTPLAN_TRY(std::int64_t v, r.integer(*c, join_path(path_of("comm_counts"), key)));
+    if (v < 0 || v > std::numeric_limits<int>::max()) {
+      return r.error(join_path(path_of("comm_counts"), key), "out of range");
+    }
     plan.comm_counts.*field = static_cast<int>(v);
   }
-  DTPLAN_TRY(const Json* total, r.get(doc, "total_cost_us", ""));
-  DTPLAN_TRY(plan.total_cost_us, r.number(*total, "total_cost_us"));
-  DTPLAN_TRY(const Json* warnings, r.get(doc, "warnings", ""));
-  if (!warnings->is_array()) return r.error("warnings", "expected a list");
+  DTPLAN_TRY(const Json* total, r.get(doc, "total_cost_us", base));
+  DTPLAN_TRY(plan.total_cost_us, r.number(*total, path_of("total_cost_us")));
+  DTPLAN_TRY(const Json* warnings, r.list(doc, "warnings", base));
   for (std::size_t i = 0; i < warnings->size(); ++i) {
-    const std::string path = "warnings[" + std::to_string(i) + "]";
-    const Json& w = (*warnings)[i];
-    Warning out;
-    DTPLAN_TRY(const Json* reason, r.get(w, "reason", path));
-    DTPLAN_TRY(std::string reason_text, r.string(*reason, path + ".reason"));
-    DTPLAN_TRY(out.reason, r.at(parse_warning_reason(reason_text, "reason"), path + ".reason"));
-    DTPLAN_TRY(const Json* dims, r.get(w, "mesh_dims", path));
-    DTPLAN_TRY(std::vector<std::int64_t> dim_list, r.ints(*dims, path + ".mesh_dims"));
-    out.mesh_dims = to_dims(dim_list);
-    DTPLAN_TRY(const Json* message, r.get(w, "message", path));
-    DTPLAN_TRY(out.message, r.string(*message, path + ".message"));
-    plan.warnings.push_back(std::move(out));
+    DTPLAN_TRY(Warning w, read_warning(r, (*warnings)[i], index_path(path_of("warnings"), i)));
+    plan.warnings.push_back(std::move(w));
   }
-  DTPLAN_TRY(const Json* trace, r.get(doc, "trace", ""));
-  DTPLAN_TRY(plan.trace, r.string(*trace, "trace"));
-  if (auto s = check_plan(plan); !s.ok()) return s.error().with_context(source);
+  DTPLAN_TRY(const Json* trace, r.get(doc, "trace", base));
+  DTPLAN_TRY(plan.trace, r.string(*trace, path_of("trace")));
+  if (auto s = check_plan(plan); !s.ok()) {
+    return s.error().with_context(base.empty() ? std::string(r.source())
+                                               : std::string(r.source()) + ": " + base);
+  }
   return plan;
 }
 
+core::Result<RedistPlan> read_plan_json(std::string_view text, std::string_view source) {
+  Json doc = Json::parse(text, nullptr, false);
+  if (doc.is_discarded()) {
+    return core::Error::bad_input(std::string(source) + ": not valid JSON");
+  }
+  core::JsonReader r(source);
+  DTPLAN_TRY(const Json* mesh_json, r.get(doc, "mesh", ""));
+  DTPLAN_TRY(MeshDescription mesh, read_mesh_description(r, *mesh_json, "mesh"));
+  DTPLAN_TRY(mesh::DeviceMesh built, r.at(build_described_mesh(mesh), "mesh"));
+  DTPLAN_TRY(MeshContext ctx,
+             r.at(MeshContext::make(built, mesh.gpus_per_node, mesh.hardware), "mesh"));
+  return read_plan_body(r, doc, "", mesh, ctx);
+}
+
 core::Result<RedistPlan> load_plan_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::Error::bad_input("cannot read the plan file " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return read_plan_json(text.str(), path);
+  DTPLAN_TRY(std::string text, core::read_text_file(path, "plan file"));
+  return read_plan_json(text, path);
 }
 
 }  // namespace dtplan::redist

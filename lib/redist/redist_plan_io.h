@@ -22,11 +22,12 @@
 // rebuilds the mesh (build_described_mesh), checks that flattened steps name a flattened mesh over
 // their dims, and checks the plan (check_plan).
 
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 
+#include "core/json_io.h"
 #include "core/result.h"
+#include "redist/mesh_context.h"
 #include "redist/redist_plan.h"
 
 namespace dtplan::redist {
@@ -42,5 +43,23 @@ core::Result<RedistPlan> read_plan_json(std::string_view text, std::string_view 
 
 // Reads a plan file; an unreadable file is kBadInput naming the path.
 core::Result<RedistPlan> load_plan_file(const std::string& path);
+
+// Pieces for documents that embed plans (plan/plan_io.h: a whole-model plan holds the mesh once
+// and every redistribution without it). `base` is the field path of the object read ("" at the
+// top), used in error messages.
+nlohmann::ordered_json mesh_description_json(const MeshDescription& mesh);
+core::Result<MeshDescription> read_mesh_description(const core::JsonReader& r,
+                                                    const nlohmann::ordered_json& j,
+                                                    const std::string& base);
+nlohmann::ordered_json warning_json(const Warning& w);
+core::Result<Warning> read_warning(const core::JsonReader& r, const nlohmann::ordered_json& w,
+                                   const std::string& path);
+// Adds every field of plan_json but "mesh" to `doc`.
+void add_plan_body(const RedistPlan& plan, nlohmann::ordered_json& doc);
+// Reads those fields from `doc` (at `base`) for a plan on `mesh` (`ctx` built from it), then
+// check_plan.
+core::Result<RedistPlan> read_plan_body(const core::JsonReader& r,
+                                        const nlohmann::ordered_json& doc, const std::string& base,
+                                        const MeshDescription& mesh, const MeshContext& ctx);
 
 }  // namespace dtplan::redist

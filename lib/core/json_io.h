@@ -1,0 +1,116 @@
+#pragma once
+// JsonReader: checked field access for the *_io.cc readers (only they include nlohmann/json).
+// Every error is kBadInput and reads "<source>: field '<path>': <what>", so a user can find the
+// field in the file:
+//
+//   core::JsonReader r("plan.json");
+//   DTPLAN_TRY(const Json* steps, r.get(doc, "steps", ""));        // "plan.json: field 'steps':
+//   missing" DTPLAN_TRY(std::int64_t n, r.integer((*steps)[0]["bytes"], "steps[0].bytes"));
+//
+// Paths join with join_path("steps[0]", "bytes") == "steps[0].bytes" (join_path("", k) == k).
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace dtplan::core {
+
+inline std::string join_path(const std::string& base, std::string_view key) {
+  return base.empty() ? std::string(key) : base + "." + std::string(key);
+}
+
+inline std::string index_path(const std::string& base, std::size_t i) {
+  return base + "[" + std::to_string(i) + "]";
+}
+
+class JsonReader {
+ public:
+  using Json = nlohmann::ordered_json;
+
+  explicit JsonReader(std::string_view source) : source_(source) {}
+
+  [[nodiscard]] Error error(const std::string& path, const std::string& what) const {
+    return Error::bad_input(std::string(source_) + ": field '" + path + "': " + what);
+  }
+
+  // obj[key], where obj sits at `path`.
+  Result<const Json*> get(const Json& obj, std::string_view key, const std::string& path) const {
+    if (!obj.is_object()) return error(path, "expected an object");
+    auto it = obj.find(key);
+    if (it == obj.end()) return error(join_path(path, key), "missing");
+    return &*it;
+  }
+
+  Result<std::int64_t> integer(const Json& j, const std::string& path) const {
+    const bool fits = j.is_number_integer() &&
+                      (!j.is_number_unsigned() ||
+                       j.get<std::uint64_t>() <=
+                           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
+    if (!fits) return error(path, "expected an integer, got " + brief(j));
+    return j.get<std::int64_t>();
+  }
+
+  Result<double> number(const Json& j, const std::string& path) const {
+    if (!j.is_number()) return error(path, "expected a number, got " + brief(j));
+    return j.get<double>();
+  }
+
+  Result<std::string> string(const Json& j, const std::string& path) const {
+    if (!j.is_string()) return error(path, "expected a string, got " + brief(j));
+    return j.get<std::string>();
+  }
+
+  Result<bool> boolean(const Json& j, const std::string& path) const {
+    if (!j.is_boolean()) return error(path, "expected true or false, got " + brief(j));
+    return j.get<bool>();
+  }
+
+  Result<std::vector<std::int64_t>> ints(const Json& j, const std::string& path) const {
+    if (!j.is_array()) return error(path, "expected a list of integers, got " + brief(j));
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      DTPLAN_TRY(std::int64_t v, integer(j[i], index_path(path, i)));
+      out.push_back(v);
+    }
+    return out;
+  }
+
+  Result<std::vector<std::string>> strings(const Json& j, const std::string& path) const {
+    if (!j.is_array()) return error(path, "expected a list of strings, got " + brief(j));
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      DTPLAN_TRY(std::string v, string(j[i], index_path(path, i)));
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+
+  // The list at obj[key] (an error unless it is an array).
+  Result<const Json*> list(const Json& obj, std::string_view key, const std::string& path) const {
+    DTPLAN_TRY(const Json* j, get(obj, key, path));
+    if (!j->is_array()) return error(join_path(path, key), "expected a list, got " + brief(*j));
+    return j;
+  }
+
+  // Wraps an error of a parser with the field path.
+  template <class T>
+  Result<T> at(Result<T> r, const std::string& path) const {
+    if (r.ok()) return r;
+    return error(path, std::move(r).error().message);
+  }
+
+  [[nodiscard]] std::string_view source() const { return source_; }
+
+ private:
+  static std::string brief(const Json& j) {
+    std::string text = j.dump();
+    return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+  }
+  std::string_view source_;
+};
+
+}  // namespace dtplan::core

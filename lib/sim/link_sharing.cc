@@ -1,0 +1,58 @@
+#include "sim/link_sharing.h"
+
+#include <algorithm>
+#include <map>
+
+namespace dtplan::sim {
+
+LinkMap make_link_map(const StepProgram& program,
+                      const std::optional<cost::HardwareProfile>& hardware) {
+  const std::int64_t gpn = program.gpus_per_node;
+  const std::int64_t nics =
+      hardware ? std::clamp<std::int64_t>(hardware->node.nics_per_node, 1, gpn) : gpn;
+  const auto slots = static_cast<std::int32_t>(program.ranks.size());
+  // Nodes in ascending order of their ranks.
+  std::map<std::int64_t, std::int32_t> node_index;
+  for (std::int64_t r : program.ranks) node_index.emplace(r / gpn, 0);
+  std::int32_t next = 0;
+  for (auto& [node, idx] : node_index) idx = next++;
+  std::vector<std::int32_t> node_of(program.ranks.size());
+  std::vector<std::int32_t> nic_of(program.ranks.size());
+  for (std::size_t s = 0; s < program.ranks.size(); ++s) {
+    const std::int64_t r = program.ranks[s];
+    node_of[s] = node_index[r / gpn];
+    nic_of[s] =
+        static_cast<std::int32_t>(slots + std::int64_t{node_of[s]} * nics + (r % gpn) * nics / gpn);
+  }
+  LinkMap map;
+  map.links =
+      static_cast<std::int32_t>(slots + static_cast<std::int64_t>(node_index.size()) * nics);
+  for (const GroupPartition& part : program.partitions) {
+    std::vector<std::int32_t> offsets{0};
+    std::vector<std::int32_t> links;
+    const auto size = static_cast<std::size_t>(part.size);
+    for (std::int32_t g = 0; g < part.groups(); ++g) {
+      const auto* m = part.members.data() + static_cast<std::size_t>(g) * size;
+      std::vector<std::int32_t> mine;
+      if (size > 1) {
+        std::map<std::int32_t, int> per_node;
+        for (std::size_t k = 0; k < size; ++k) ++per_node[node_of[static_cast<std::size_t>(m[k])]];
+        const bool multi_node = per_node.size() > 1;
+        for (std::size_t k = 0; k < size; ++k) {
+          const auto s = static_cast<std::size_t>(m[k]);
+          if (multi_node) mine.push_back(nic_of[s]);
+          if (per_node[node_of[s]] > 1) mine.push_back(static_cast<std::int32_t>(s));
+        }
+      }
+      std::sort(mine.begin(), mine.end());
+      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+      links.insert(links.end(), mine.begin(), mine.end());
+      offsets.push_back(static_cast<std::int32_t>(links.size()));
+    }
+    map.offsets.push_back(std::move(offsets));
+    map.links_of.push_back(std::move(links));
+  }
+  return map;
+}
+
+}  // namespace dtplan::sim

@@ -1,0 +1,305 @@
+#include "sim/step_engine.h"
+
+#include <algorithm>
+#include <queue>
+
+#include "core/checked.h"
+
+namespace dtplan::sim {
+
+std::vector<std::int32_t> stream_predecessors(const StepProgram& program) {
+  std::vector<std::int32_t> last(program.streams.size(), -1);
+  std::vector<std::int32_t> prev(program.tasks.size(), -1);
+  for (std::size_t t = 0; t < program.tasks.size(); ++t) {
+    auto& l = last[static_cast<std::size_t>(program.tasks[t].stream)];
+    prev[t] = l;
+    l = static_cast<std::int32_t>(t);
+  }
+  return prev;
+}
+
+namespace {
+
+enum class EventKind : std::uint8_t { kTaskEnd, kLatencyDone, kFlowDone, kInstanceDone };
+
+struct Event {
+  double time = 0;
+  std::uint64_t seq = 0;
+  EventKind kind = EventKind::kTaskEnd;
+  std::int32_t a = 0;  // kTaskEnd: slot; kLatencyDone / kInstanceDone: task; kFlowDone: flow
+  std::int32_t b = 0;  // kTaskEnd: task; kLatencyDone / kInstanceDone: group; kFlowDone: -
+  std::uint32_t version = 0;
+};
+
+struct Later {
+  bool operator()(const Event& x, const Event& y) const {
+    return x.time != y.time ? x.time > y.time : x.seq > y.seq;
+  }
+};
+
+struct Flow {
+  std::int32_t task = 0;
+  std::int32_t group = 0;
+  double remaining_us = 0;  // bandwidth time left at full rate, as of last_us
+  double last_us = 0;
+  std::int64_t share = 0;  // current divisor (flows on its busiest link); 0 before rating
+  std::uint32_t version = 0;
+};
+
+class Engine {
+ public:
+  Engine(const StepProgram& p, const LinkMap& l, bool contention)
+      : prog_(p), links_(l), contention_(contention) {}
+
+  core::Result<EngineRun> run() {
+    setup();
+    for (std::int32_t s = 0; s < slots_; ++s) {
+      for (std::int32_t t = 0; t < tasks_; ++t) {
+        if (base_pending_[static_cast<std::size_t>(t)] == 0) start_task(s, t, 0.0);
+      }
+    }
+    while (!heap_.empty()) {
+      const Event e = heap_.top();
+      heap_.pop();
+      ++run_.events;
+      switch (e.kind) {
+        case EventKind::kTaskEnd:
+          run_.end_us[at(e.a, e.b)] = e.time;
+          complete(e.a, e.b, e.time);
+          break;
+        case EventKind::kLatencyDone:
+          begin_bandwidth(e.a, e.b, e.time);
+          break;
+        case EventKind::kFlowDone:
+          if (flows_[static_cast<std::size_t>(e.a)].version == e.version) flow_done(e.a, e.time);
+          break;
+        case EventKind::kInstanceDone:
+          finish_instance(e.a, e.b, e.time);
+          break;
+      }
+    }
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      if (pending_[i] != 0) {
+        return core::Error::internal("step simulation: task '" +
+                                     prog_.tasks[i % static_cast<std::size_t>(tasks_)].name +
+                                     "' never ran");
+      }
+    }
+    return std::move(run_);
+  }
+
+ private:
+  std::size_t at(std::int32_t slot, std::int32_t task) const {
+    return static_cast<std::size_t>(slot) * static_cast<std::size_t>(tasks_) +
+           static_cast<std::size_t>(task);
+  }
+
+  void setup() {
+    tasks_ = static_cast<std::int32_t>(prog_.tasks.size());
+    slots_ = static_cast<std::int32_t>(prog_.ranks.size());
+    run_.tasks = tasks_;
+    const std::size_t n = static_cast<std::size_t>(tasks_) * static_cast<std::size_t>(slots_);
+    run_.start_us.assign(n, -1.0);
+    run_.end_us.assign(n, -1.0);
+    const std::vector<std::int32_t> prev = stream_predecessors(prog_);
+    next_.assign(static_cast<std::size_t>(tasks_), -1);
+    base_pending_.assign(static_cast<std::size_t>(tasks_), 0);
+    succ_begin_.assign(static_cast<std::size_t>(tasks_) + 1, 0);
+    for (std::int32_t t = 0; t < tasks_; ++t) {
+      const Task& task = prog_.tasks[static_cast<std::size_t>(t)];
+      const std::int32_t p = prev[static_cast<std::size_t>(t)];
+      if (p >= 0) next_[static_cast<std::size_t>(p)] = t;
+      base_pending_[static_cast<std::size_t>(t)] =
+          static_cast<std::int32_t>(task.deps.size()) + (p >= 0 ? 1 : 0);
+      for (std::int32_t d : task.deps) ++succ_begin_[static_cast<std::size_t>(d) + 1];
+    }
+    for (std::size_t t = 0; t < static_cast<std::size_t>(tasks_); ++t) {
+      succ_begin_[t + 1] += succ_begin_[t];
+    }
+    succ_.assign(static_cast<std::size_t>(succ_begin_.back()), 0);
+    std::vector<std::int32_t> fill(succ_begin_.begin(), succ_begin_.end() - 1);
+    for (std::int32_t t = 0; t < tasks_; ++t) {
+      for (std::int32_t d : prog_.tasks[static_cast<std::size_t>(t)].deps) {
+        succ_[static_cast<std::size_t>(fill[static_cast<std::size_t>(d)]++)] = t;
+      }
+    }
+    pending_.resize(n);
+    for (std::int32_t s = 0; s < slots_; ++s) {
+      std::copy(base_pending_.begin(), base_pending_.end(),
+                pending_.begin() + static_cast<std::ptrdiff_t>(at(s, 0)));
+    }
+    instance_base_.assign(static_cast<std::size_t>(tasks_), -1);
+    std::int32_t instances = 0;
+    for (std::int32_t t = 0; t < tasks_; ++t) {
+      const Task& task = prog_.tasks[static_cast<std::size_t>(t)];
+      if (task.kind != TaskKind::kCollective) continue;
+      const GroupPartition& part = prog_.partitions[static_cast<std::size_t>(task.partition)];
+      instance_base_[static_cast<std::size_t>(t)] = instances;
+      instances += part.groups();
+      instance_pending_.insert(instance_pending_.end(), static_cast<std::size_t>(part.groups()),
+                               static_cast<std::int32_t>(part.size));
+    }
+    link_flows_.assign(static_cast<std::size_t>(links_.links), {});
+  }
+
+  void push(double time, EventKind kind, std::int32_t a, std::int32_t b,
+            std::uint32_t version = 0) {
+    heap_.push(Event{time, seq_++, kind, a, b, version});
+  }
+
+  void start_task(std::int32_t slot, std::int32_t t, double now) {
+    const Task& task = prog_.tasks[static_cast<std::size_t>(t)];
+    if (task.kind != TaskKind::kCollective) {
+      run_.start_us[at(slot, t)] = now;
+      push(now + task.alone_us, EventKind::kTaskEnd, slot, t);
+      return;
+    }
+    const GroupPartition& part = prog_.partitions[static_cast<std::size_t>(task.partition)];
+    const std::int32_t g = part.group_of[static_cast<std::size_t>(slot)];
+    std::int32_t& left = instance_pending_[static_cast<std::size_t>(
+        instance_base_[static_cast<std::size_t>(t)] + g)];
+    if (--left > 0) return;
+    for (std::int32_t m : members(part, g)) run_.start_us[at(m, t)] = now;
+    if (task.latency_us > 0) {
+      push(now + task.latency_us, EventKind::kLatencyDone, t, g);
+    } else {
+      begin_bandwidth(t, g, now);
+    }
+  }
+
+  static std::span<const std::int32_t> members(const GroupPartition& part, std::int32_t g) {
+    const auto size = static_cast<std::size_t>(part.size);
+    return {part.members.data() + static_cast<std::size_t>(g) * size, size};
+  }
+
+  std::span<const std::int32_t> links_of(const Task& task, std::int32_t g) const {
+    const auto p = static_cast<std::size_t>(task.partition);
+    const auto& off = links_.offsets[p];
+    const auto begin = static_cast<std::size_t>(off[static_cast<std::size_t>(g)]);
+    const auto end = static_cast<std::size_t>(off[static_cast<std::size_t>(g) + 1]);
+    return {links_.links_of[p].data() + begin, end - begin};
+  }
+
+  void begin_bandwidth(std::int32_t t, std::int32_t g, double now) {
+    const Task& task = prog_.tasks[static_cast<std::size_t>(t)];
+    const double work = std::max(0.0, task.alone_us - task.latency_us);
+    const auto links = links_of(task, g);
+    if (!contention_ || links.empty() || work == 0) {
+      push(now + work, EventKind::kInstanceDone, t, g);
+      return;
+    }
+    std::int32_t f;
+    if (!free_.empty()) {
+      f = free_.back();
+      free_.pop_back();
+    } else {
+      f = static_cast<std::int32_t>(flows_.size());
+      flows_.emplace_back();
+    }
+    Flow& flow = flows_[static_cast<std::size_t>(f)];
+    flow.task = t;
+    flow.group = g;
+    flow.remaining_us = work;
+    flow.last_us = now;
+    flow.share = 0;
+    for (std::int32_t l : links) link_flows_[static_cast<std::size_t>(l)].push_back(f);
+    rerate_links(links, now);
+  }
+
+  void rerate_links(std::span<const std::int32_t> links, double now) {
+    for (std::int32_t l : links) {
+      for (std::int32_t h : link_flows_[static_cast<std::size_t>(l)]) rerate(h, now);
+    }
+  }
+
+  void rerate(std::int32_t h, double now) {
+    Flow& flow = flows_[static_cast<std::size_t>(h)];
+    std::size_t share = 1;
+    for (std::int32_t l : links_of(prog_.tasks[static_cast<std::size_t>(flow.task)], flow.group)) {
+      share = std::max(share, link_flows_[static_cast<std::size_t>(l)].size());
+    }
+    const auto k = static_cast<std::int64_t>(share);
+    if (k == flow.share) return;
+    if (flow.share > 0) {
+      flow.remaining_us =
+          std::max(0.0, flow.remaining_us - (now - flow.last_us) / static_cast<double>(flow.share));
+    }
+    flow.last_us = now;
+    flow.share = k;
+    ++flow.version;
+    push(now + flow.remaining_us * static_cast<double>(k), EventKind::kFlowDone, h, 0,
+         flow.version);
+  }
+
+  void flow_done(std::int32_t f, double now) {
+    Flow& flow = flows_[static_cast<std::size_t>(f)];
+    ++flow.version;  // later events of this flow are stale
+    const std::int32_t t = flow.task, g = flow.group;
+    const auto links = links_of(prog_.tasks[static_cast<std::size_t>(t)], g);
+    for (std::int32_t l : links) {
+      auto& list = link_flows_[static_cast<std::size_t>(l)];
+      list.erase(std::find(list.begin(), list.end(), f));
+    }
+    free_.push_back(f);
+    rerate_links(links, now);
+    finish_instance(t, g, now);
+  }
+
+  void finish_instance(std::int32_t t, std::int32_t g, double now) {
+    const GroupPartition& part = prog_.partitions[static_cast<std::size_t>(
+        prog_.tasks[static_cast<std::size_t>(t)].partition)];
+    for (std::int32_t m : members(part, g)) {
+      run_.end_us[at(m, t)] = now;
+      complete(m, t, now);
+    }
+  }
+
+  void complete(std::int32_t slot, std::int32_t t, double now) {
+    const auto b = static_cast<std::size_t>(succ_begin_[static_cast<std::size_t>(t)]);
+    const auto e = static_cast<std::size_t>(succ_begin_[static_cast<std::size_t>(t) + 1]);
+    for (std::size_t k = b; k < e; ++k) notify(slot, succ_[k], now);
+    if (next_[static_cast<std::size_t>(t)] >= 0)
+      notify(slot, next_[static_cast<std::size_t>(t)], now);
+  }
+
+  void notify(std::int32_t slot, std::int32_t t, double now) {
+    if (--pending_[at(slot, t)] == 0) start_task(slot, t, now);
+  }
+
+  const StepProgram& prog_;
+  const LinkMap& links_;
+  bool contention_;
+  std::int32_t tasks_ = 0;
+  std::int32_t slots_ = 0;
+  EngineRun run_;
+  std::vector<std::int32_t> next_;
+  std::vector<std::int32_t> base_pending_;
+  std::vector<std::int32_t> succ_begin_;
+  std::vector<std::int32_t> succ_;
+  std::vector<std::int32_t> pending_;
+  std::vector<std::int32_t> instance_base_;
+  std::vector<std::int32_t> instance_pending_;
+  std::vector<Flow> flows_;
+  std::vector<std::int32_t> free_;
+  std::vector<std::vector<std::int32_t>> link_flows_;
+  std::priority_queue<Event, std::vector<Event>, Later> heap_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace
+
+core::Result<EngineRun> run_step_engine(const StepProgram& program, const LinkMap& links,
+                                        bool contention, std::int64_t max_rank_tasks) {
+  DTPLAN_TRY(std::int64_t pairs,
+             core::checked_mul(static_cast<std::int64_t>(program.ranks.size()),
+                               static_cast<std::int64_t>(program.tasks.size()), "rank tasks"));
+  if (pairs > max_rank_tasks) {
+    return core::Error::unsupported(
+        "step simulation: " + std::to_string(program.tasks.size()) + " tasks x " +
+        std::to_string(program.ranks.size()) + " ranks = " + std::to_string(pairs) +
+        " rank tasks exceeds the limit of " + std::to_string(max_rank_tasks));
+  }
+  return Engine(program, links, contention).run();
+}
+
+}  // namespace dtplan::sim

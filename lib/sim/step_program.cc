@@ -1,0 +1,440 @@
+#include "sim/step_program.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+#include "cost/collective_model.h"
+#include "mesh/device_mesh.h"
+#include "redist/redist_plan.h"
+
+namespace dtplan::sim {
+
+std::string_view task_kind_name(TaskKind kind) {
+  switch (kind) {
+    case TaskKind::kCompute:
+      return "compute";
+    case TaskKind::kCollective:
+      return "collective";
+    case TaskKind::kLocal:
+      return "local";
+  }
+  return "compute";
+}
+
+namespace {
+
+using Key = std::tuple<std::int64_t, std::int32_t, std::int32_t, std::int32_t>;
+
+std::string op_label(const plan::Plan& plan, std::size_t i) {
+  return "ops[" + std::to_string(i) + "] '" + plan.ops[i].name + "'";
+}
+
+bool is_placeholder(const plan::PlanOp& op) {
+  return op.op == "placeholder" || op.role == "parameter" || op.role == "input" ||
+         op.role == "tangent";
+}
+
+core::Status check_cost(double us, const std::string& what) {
+  if (!std::isfinite(us) || us < 0) {
+    return core::Error::bad_input(what + ": cost must be finite and >= 0, got " +
+                                  std::to_string(us));
+  }
+  return {};
+}
+
+core::Status check_ops(const plan::Plan& plan) {
+  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+    const plan::PlanOp& op = plan.ops[i];
+    for (std::size_t s = 0; s < op.inputs.size(); ++s) {
+      const std::int32_t p = op.inputs[s];
+      if (p < 0 || static_cast<std::size_t>(p) >= i) {
+        return core::Error::bad_input(op_label(plan, i) + ": inputs[" + std::to_string(s) +
+                                      "] = " + std::to_string(p) + " is not an earlier op");
+      }
+    }
+    DTPLAN_CHECK(check_cost(op.compute_us, op_label(plan, i) + ": compute_us"));
+  }
+  return {};
+}
+
+// Slot-level union-find: the groups of a dim set are the classes of "same group on one of the
+// dims" (exact for the orthogonal dims of a DeviceMesh; equals the flattened mesh's groups).
+class Partitions {
+ public:
+  Partitions(const mesh::DeviceMesh& mesh, std::vector<std::int64_t> ranks, std::int64_t gpn)
+      : mesh_(mesh), ranks_(std::move(ranks)), gpus_per_node_(gpn) {}
+
+  core::Result<std::int32_t> get(const std::vector<std::int32_t>& dims, const std::string& flat,
+                                 std::vector<GroupPartition>& out) {
+    auto key = std::pair(dims, flat);
+    if (auto it = index_.find(key); it != index_.end()) return it->second;
+    const std::size_t n = ranks_.size();
+    std::vector<std::int32_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](std::int32_t x) {
+      while (parent[static_cast<std::size_t>(x)] != x) {
+        parent[static_cast<std::size_t>(x)] =
+            parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+        x = parent[static_cast<std::size_t>(x)];
+      }
+      return x;
+    };
+    for (std::int32_t d : dims) {
+      layout::IntTensor groups = mesh_.groups(mesh::mesh_dim(d));
+      const std::int64_t rows = layout::rows(groups);
+      for (std::int64_t g = 0; g < rows; ++g) {
+        auto row = layout::row(groups, g);
+        const std::int32_t first = slot(row[0]);
+        for (std::int64_t r : row) {
+          const std::int32_t a = find(first), b = find(slot(r));
+          if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+        }
+      }
+    }
+    GroupPartition part;
+    part.mesh_dims = dims;
+    part.flattened = flat;
+    part.group_of.assign(n, -1);
+    std::vector<std::vector<std::int32_t>> members;
+    std::vector<std::int32_t> group_of_root(n, -1);
+    for (std::size_t s = 0; s < n; ++s) {
+      const auto root = static_cast<std::size_t>(find(static_cast<std::int32_t>(s)));
+      if (group_of_root[root] < 0) {
+        group_of_root[root] = static_cast<std::int32_t>(members.size());
+        members.emplace_back();
+      }
+      part.group_of[s] = group_of_root[root];
+      members[static_cast<std::size_t>(group_of_root[root])].push_back(
+          static_cast<std::int32_t>(s));
+    }
+    part.size = static_cast<std::int64_t>(members[0].size());
+    for (const auto& m : members) {
+      if (static_cast<std::int64_t>(m.size()) != part.size) {
+        return core::Error::bad_input("the groups of mesh dims are not all of one size");
+      }
+      part.members.insert(part.members.end(), m.begin(), m.end());
+      std::vector<std::int64_t> global;
+      for (std::int32_t s : m) global.push_back(ranks_[static_cast<std::size_t>(s)]);
+      DTPLAN_TRY(auto topo, cost::group_topology(global, gpus_per_node_, "process group"));
+      part.topologies.push_back(topo);
+    }
+    const auto idx = static_cast<std::int32_t>(out.size());
+    out.push_back(std::move(part));
+    index_.emplace(std::move(key), idx);
+    return idx;
+  }
+
+ private:
+  std::int32_t slot(std::int64_t rank) const {
+    return static_cast<std::int32_t>(std::lower_bound(ranks_.begin(), ranks_.end(), rank) -
+                                     ranks_.begin());
+  }
+  const mesh::DeviceMesh& mesh_;
+  std::vector<std::int64_t> ranks_;
+  std::int64_t gpus_per_node_;
+  std::map<std::pair<std::vector<std::int32_t>, std::string>, std::int32_t> index_;
+};
+
+// Blocks: maximal runs of consecutive non-placeholder ops with equal (phase, layer); -1 for
+// placeholders. first_op[b] is block b's first op.
+struct Blocks {
+  std::vector<std::int32_t> block_of;
+  std::vector<std::int32_t> first_op;
+};
+
+Blocks make_blocks(const plan::Plan& plan) {
+  Blocks b;
+  b.block_of.assign(plan.ops.size(), -1);
+  const plan::PlanOp* last = nullptr;
+  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+    const plan::PlanOp& op = plan.ops[i];
+    if (is_placeholder(op)) continue;
+    if (last == nullptr || last->phase != op.phase || last->layer != op.layer) {
+      b.first_op.push_back(static_cast<std::int32_t>(i));
+    }
+    b.block_of[i] = static_cast<std::int32_t>(b.first_op.size()) - 1;
+    last = &op;
+  }
+  return b;
+}
+
+// Parameter-derived: a parameter, or an op with inputs that are all parameter-derived.
+std::vector<bool> parameter_derived(const plan::Plan& plan) {
+  std::vector<bool> derived(plan.ops.size(), false);
+  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+    const plan::PlanOp& op = plan.ops[i];
+    if (op.role == "parameter") {
+      derived[i] = true;
+    } else if (!op.inputs.empty() && !is_placeholder(op)) {
+      derived[i] = std::all_of(op.inputs.begin(), op.inputs.end(), [&](std::int32_t p) {
+        return derived[static_cast<std::size_t>(p)];
+      });
+    }
+  }
+  return derived;
+}
+
+struct Builder {
+  const plan::Plan& plan;
+  const TimelineOptions& options;
+  StepProgram prog;
+  std::vector<Key> keys;
+  std::unique_ptr<cost::CollectiveModel> model;
+
+  std::int32_t add(Task task, Key key) {
+    prog.tasks.push_back(std::move(task));
+    keys.push_back(key);
+    return static_cast<std::int32_t>(prog.tasks.size()) - 1;
+  }
+
+  std::int32_t stream_for(const GroupPartition& part) {
+    for (std::size_t s = 1; s < prog.streams.size(); ++s) {
+      if (prog.streams[s].mesh_dims == part.mesh_dims &&
+          prog.streams[s].flattened == part.flattened) {
+        return static_cast<std::int32_t>(s);
+      }
+    }
+    StreamInfo info;
+    if (!part.flattened.empty()) {
+      info.name = "comm:" + part.flattened;
+    } else {
+      const auto d = static_cast<std::size_t>(part.mesh_dims[0]);
+      info.name =
+          "comm:" + (d < plan.mesh.names.size() ? plan.mesh.names[d] : "dim" + std::to_string(d));
+    }
+    info.mesh_dims = part.mesh_dims;
+    info.flattened = part.flattened;
+    prog.streams.push_back(std::move(info));
+    return static_cast<std::int32_t>(prog.streams.size()) - 1;
+  }
+
+  // The latency share of a collective, from the cost model on its slowest group topology.
+  core::Result<double> latency_us(const Task& task, const GroupPartition& part,
+                                  const std::string& label) {
+    if (!model || task.alone_us == 0) return 0.0;
+    DTPLAN_TRY(std::int64_t size, collective::nccl_size_from_rank_bytes(
+                                      *task.collective, task.bytes, part.size, label));
+    cost::CollectiveCost worst;
+    bool first = true;
+    for (const cost::GroupTopology& topo : part.topologies) {
+      DTPLAN_TRY(cost::CollectiveCost c, model->cost(*task.collective, size, topo));
+      if (first || c.time_us > worst.time_us) worst = c;
+      first = false;
+    }
+    if (worst.time_us <= 0) return 0.0;
+    return task.alone_us * std::clamp(worst.latency_us / worst.time_us, 0.0, 1.0);
+  }
+};
+
+}  // namespace
+
+core::Result<StepProgram> build_step_program(const plan::Plan& plan,
+                                             const TimelineOptions& options) {
+  DTPLAN_CHECK(check_ops(plan));
+  DTPLAN_TRY(mesh::DeviceMesh mesh, redist::build_described_mesh(plan.mesh));
+  if (plan.mesh.gpus_per_node < 1) {
+    return core::Error::bad_input("mesh.gpus_per_node: must be >= 1, got " +
+                                  std::to_string(plan.mesh.gpus_per_node));
+  }
+  Builder b{plan, options, {}, {}, nullptr};
+  if (options.hardware) {
+    b.model = cost::make_collective_model(*options.hardware, {.kind = cost::ModelKind::kNccl});
+  }
+  const auto rank_map = mesh.rank_map();
+  b.prog.ranks.assign(rank_map.begin(), rank_map.end());
+  std::sort(b.prog.ranks.begin(), b.prog.ranks.end());
+  b.prog.gpus_per_node = plan.mesh.gpus_per_node;
+  b.prog.streams.push_back({"compute", {}, ""});
+  Partitions partitions(mesh, b.prog.ranks, plan.mesh.gpus_per_node);
+
+  const Blocks blocks = make_blocks(plan);
+  const std::vector<bool> derived = parameter_derived(plan);
+  const auto n_ops = static_cast<std::int32_t>(plan.ops.size());
+  constexpr std::int32_t kOpSub = std::numeric_limits<std::int32_t>::max();
+
+  // Ops first (their task index is the op index until the sort).
+  for (std::int32_t i = 0; i < n_ops; ++i) {
+    const plan::PlanOp& op = plan.ops[static_cast<std::size_t>(i)];
+    Task t;
+    t.kind = TaskKind::kCompute;
+    t.stream = 0;
+    t.name = op.name;
+    t.op = i;
+    t.alone_us = op.compute_us;
+    b.add(std::move(t), Key{2 * std::int64_t{i}, i, kOpSub, 0});
+  }
+  // Each op's slot -> the task its input waits for (the producer unless a chain intervenes).
+  std::vector<std::vector<std::int32_t>> slot_dep(plan.ops.size());
+  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+    slot_dep[i] = plan.ops[i].inputs;
+  }
+  std::vector<std::pair<std::int32_t, std::int32_t>> seen;
+  for (std::size_t r = 0; r < plan.redistributions.size(); ++r) {
+    const plan::PlanRedistribution& rd = plan.redistributions[r];
+    const std::string label = "redistributions[" + std::to_string(r) + "]";
+    if (rd.consumer < 0 || rd.consumer >= n_ops) {
+      return core::Error::bad_input(label + ": consumer " + std::to_string(rd.consumer) +
+                                    " is not an op");
+    }
+    const plan::PlanOp& consumer = plan.ops[static_cast<std::size_t>(rd.consumer)];
+    if (rd.slot < 0 || static_cast<std::size_t>(rd.slot) >= consumer.inputs.size() ||
+        consumer.inputs[static_cast<std::size_t>(rd.slot)] != rd.producer) {
+      return core::Error::bad_input(label + ": slot " + std::to_string(rd.slot) + " of '" +
+                                    consumer.name + "' is not fed by op " +
+                                    std::to_string(rd.producer));
+    }
+    if (std::find(seen.begin(), seen.end(), std::pair(rd.consumer, rd.slot)) != seen.end()) {
+      return core::Error::bad_input(label + ": a second redistribution for slot " +
+                                    std::to_string(rd.slot) + " of '" + consumer.name + "'");
+    }
+    seen.emplace_back(rd.consumer, rd.slot);
+
+    // The chain's steps that run, with their streams (local steps resolved below).
+    std::vector<Task> chain;
+    for (std::size_t s = 0; s < rd.plan.steps.size(); ++s) {
+      const redist::PlanStep& step = rd.plan.steps[s];
+      const std::string slabel = label + ".steps[" + std::to_string(s) + "]";
+      DTPLAN_CHECK(check_cost(step.cost_us, slabel));
+      Task t;
+      t.op = rd.consumer;
+      t.redistribution = static_cast<std::int32_t>(r);
+      t.slot = rd.slot;
+      t.step = static_cast<std::int32_t>(s);
+      t.alone_us = step.cost_us;
+      t.bytes = step.bytes;
+      t.collective = redist::collective_of(step.transform.kind);
+      const std::string what(t.collective ? collective::name(*t.collective)
+                                          : redist::step_kind_name(step.transform.kind));
+      t.name =
+          consumer.name + "[" + std::to_string(rd.slot) + "]." + std::to_string(s) + ":" + what;
+      if (t.collective) {
+        std::vector<std::int32_t> dims = step.transform.mesh_dims;
+        const auto ndim = static_cast<std::int32_t>(plan.mesh.shape.size());
+        if (dims.empty() || !std::is_sorted(dims.begin(), dims.end()) ||
+            std::adjacent_find(dims.begin(), dims.end()) != dims.end() || dims.front() < 0 ||
+            dims.back() >= ndim) {
+          return core::Error::bad_input(slabel +
+                                        ": mesh dims must be distinct, ascending and in [0, " +
+                                        std::to_string(ndim) + ")");
+        }
+        const std::string& flat = step.transform.flattened_mesh;
+        if (!flat.empty()) {
+          auto it =
+              std::find_if(plan.mesh.flattened.begin(), plan.mesh.flattened.end(),
+                           [&](const redist::FlattenedMeshInfo& f) { return f.name == flat; });
+          if (it == plan.mesh.flattened.end() || it->mesh_dims != dims) {
+            return core::Error::bad_input(slabel + ": the mesh has no flattened mesh '" + flat +
+                                          "' of these mesh dims");
+          }
+        }
+        auto part_idx = partitions.get(dims, flat, b.prog.partitions);
+        if (!part_idx.ok()) return part_idx.error().with_context(slabel);
+        const GroupPartition& part = b.prog.partitions[static_cast<std::size_t>(*part_idx)];
+        if (step.group_size != part.size) {
+          return core::Error::bad_input(slabel + ": group_size " + std::to_string(step.group_size) +
+                                        " but its mesh dims make groups of " +
+                                        std::to_string(part.size));
+        }
+        if (part.size == 1) continue;  // skipped at runtime
+        t.kind = TaskKind::kCollective;
+        t.partition = *part_idx;
+        t.stream = b.stream_for(part);
+        DTPLAN_TRY(t.latency_us, b.latency_us(t, part, slabel));
+      } else {
+        t.kind = TaskKind::kLocal;
+        t.stream = -1;  // resolved below
+      }
+      chain.push_back(std::move(t));
+    }
+    if (chain.empty()) continue;
+    // Local steps: the stream of the next collective, else of the previous one.
+    std::int32_t next = -1;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if (it->kind == TaskKind::kCollective) next = it->stream;
+      if (it->kind == TaskKind::kLocal) it->stream = next;
+    }
+    std::int32_t prev = -1;
+    for (Task& t : chain) {
+      if (t.kind == TaskKind::kCollective) prev = t.stream;
+      if (t.stream < 0) t.stream = prev;
+    }
+    const bool local_only = chain.front().stream < 0;
+    // When the chain is issued.
+    std::int32_t after = rd.producer;
+    std::int32_t gate = -1;
+    const bool prefetched = !local_only && derived[static_cast<std::size_t>(rd.producer)];
+    if (prefetched && options.prefetch_depth >= 0) {
+      const std::int32_t block = blocks.block_of[static_cast<std::size_t>(rd.consumer)];
+      const std::int64_t target = std::int64_t{block} - options.prefetch_depth;
+      if (block >= 0 && target >= 0) {
+        const std::int32_t g = blocks.first_op[static_cast<std::size_t>(target)] - 1;
+        if (g > after) after = gate = g;
+      }
+    }
+    std::int32_t prev_task = rd.producer;  // op task index == op index before the sort
+    for (Task& t : chain) {
+      if (local_only) t.stream = 0;
+      t.prefetched = prefetched;
+      t.deps = {prev_task};
+      if (prev_task == rd.producer && gate >= 0) {
+        t.gate = gate;
+        t.deps.push_back(gate);
+      }
+      const Key key = local_only ? Key{2 * std::int64_t{rd.consumer}, rd.consumer, rd.slot, t.step}
+                                 : Key{2 * std::int64_t{after} + 1, rd.consumer, rd.slot, t.step};
+      prev_task = b.add(std::move(t), key);
+    }
+    slot_dep[static_cast<std::size_t>(rd.consumer)][static_cast<std::size_t>(rd.slot)] = prev_task;
+  }
+  for (std::int32_t i = 0; i < n_ops; ++i) {
+    b.prog.tasks[static_cast<std::size_t>(i)].deps = slot_dep[static_cast<std::size_t>(i)];
+  }
+
+  // Issue order: sort by key and renumber every reference.
+  const std::size_t n = b.prog.tasks.size();
+  std::vector<std::int32_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::int32_t x, std::int32_t y) {
+    return b.keys[static_cast<std::size_t>(x)] < b.keys[static_cast<std::size_t>(y)];
+  });
+  std::vector<std::int32_t> renum(n);
+  for (std::size_t k = 0; k < n; ++k)
+    renum[static_cast<std::size_t>(order[k])] = static_cast<std::int32_t>(k);
+  std::vector<Task> sorted;
+  sorted.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    Task t = std::move(b.prog.tasks[static_cast<std::size_t>(order[k])]);
+    for (std::int32_t& d : t.deps) d = renum[static_cast<std::size_t>(d)];
+    if (t.gate >= 0) t.gate = renum[static_cast<std::size_t>(t.gate)];
+    sorted.push_back(std::move(t));
+  }
+  b.prog.tasks = std::move(sorted);
+  b.prog.op_task.assign(plan.ops.size(), -1);
+  for (std::int32_t i = 0; i < n_ops; ++i)
+    b.prog.op_task[static_cast<std::size_t>(i)] = renum[static_cast<std::size_t>(i)];
+
+  // Streams in a fixed order: compute, single mesh dims ascending, then flattened meshes by name.
+  std::vector<std::int32_t> sorder(b.prog.streams.size());
+  std::iota(sorder.begin(), sorder.end(), 0);
+  std::sort(sorder.begin() + 1, sorder.end(), [&](std::int32_t x, std::int32_t y) {
+    const StreamInfo& a = b.prog.streams[static_cast<std::size_t>(x)];
+    const StreamInfo& c = b.prog.streams[static_cast<std::size_t>(y)];
+    return std::tuple(!a.flattened.empty(), a.flattened, a.mesh_dims) <
+           std::tuple(!c.flattened.empty(), c.flattened, c.mesh_dims);
+  });
+  std::vector<std::int32_t> srenum(sorder.size());
+  std::vector<StreamInfo> streams;
+  for (std::size_t k = 0; k < sorder.size(); ++k) {
+    srenum[static_cast<std::size_t>(sorder[k])] = static_cast<std::int32_t>(k);
+    streams.push_back(std::move(b.prog.streams[static_cast<std::size_t>(sorder[k])]));
+  }
+  b.prog.streams = std::move(streams);
+  for (Task& t : b.prog.tasks) t.stream = srenum[static_cast<std::size_t>(t.stream)];
+  return std::move(b.prog);
+}
+
+}  // namespace dtplan::sim

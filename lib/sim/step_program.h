@@ -1,0 +1,106 @@
+#pragma once
+// StepProgram: one training step of a plan::Plan as the tasks every rank runs. The plan is SPMD,
+// so there is one program; ranks differ only in the process groups they belong to.
+//
+// Streams (per rank): `compute` runs every op in plan order; one communication stream per
+// process group kind, i.e. per mesh dim ("comm:tp") and per flattened mesh ("comm:dp_tp"), as
+// ProcessGroupNCCL runs every collective of one communicator on its own NCCL stream (FSDP2's
+// all-gather and reduce-scatter on the dp group therefore queue behind each other). Every
+// stream is in order: a task starts after the task issued before it on that stream.
+//
+// Tasks, in issue order (the order of `tasks`, a topological order of every dependency):
+//   - op i (kCompute, stream compute, alone_us = compute_us): after its producers, or after the
+//     last step of the redistribution on each input slot that has one;
+//   - each step of a redistribution (consumer c, slot s, producer p), in step order: a
+//     collective on the stream of its mesh dims / flattened mesh (steps on one-rank groups are
+//     skipped, as PyTorch skips them); a local step (chunk, partition) on the stream of the next
+//     collective of its chain, else the previous one; a chain of local steps only runs on the
+//     compute stream just before its consumer. The chain is issued as soon as p has run (the
+//     gradient reduce-scatters overlap the rest of the backward); a chain whose producer is
+//     parameter-derived (a parameter, or an op whose inputs all are) is prefetchable: it is
+//     issued after op gate(b - D) instead, where b is the consumer's block, D the prefetch depth
+//     and gate(k) the op just before block k (none when b - D < 0 or D < 0). Blocks are the
+//     maximal runs of consecutive non-placeholder ops with equal (phase, layer).
+// Issue keys (point, consumer, slot, step): op i (2i, i, max, 0); a chain issued after op k
+// (2k + 1, c, s, step); a local-only chain (2c, c, s, step). Sorting by key orders every task
+// after its dependencies, so no stream can deadlock.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collective/collective.h"
+#include "core/result.h"
+#include "cost/group_topology.h"
+#include "plan/plan.h"
+#include "sim/timeline_options.h"
+
+namespace dtplan::sim {
+
+enum class TaskKind : std::uint8_t { kCompute, kCollective, kLocal };
+
+// "compute", "collective", "local".
+std::string_view task_kind_name(TaskKind kind);
+
+struct StreamInfo {
+  std::string name;                     // "compute", "comm:tp", "comm:dp_tp"
+  std::vector<std::int32_t> mesh_dims;  // empty for compute
+  std::string flattened;                // the flattened mesh, "" otherwise
+  bool operator==(const StreamInfo&) const = default;
+};
+
+// The process groups of one mesh dim or dim set; ranks are slots (see StepProgram::ranks).
+struct GroupPartition {
+  std::vector<std::int32_t> mesh_dims;  // ascending
+  std::string flattened;
+  std::int64_t size = 1;               // ranks per group
+  std::vector<std::int32_t> group_of;  // per slot: its group
+  std::vector<std::int32_t> members;   // group g: members[g * size .. (g + 1) * size), ascending
+  std::vector<cost::GroupTopology> topologies;  // per group
+  [[nodiscard]] std::int32_t groups() const {
+    return static_cast<std::int32_t>(group_of.size() / static_cast<std::size_t>(size));
+  }
+  bool operator==(const GroupPartition&) const = default;
+};
+
+struct Task {
+  TaskKind kind = TaskKind::kCompute;
+  std::int32_t stream = 0;
+  std::string name;      // the op's name; "<consumer>[slot].<step>:<collective or local op>"
+  std::int32_t op = -1;  // the op, or the consuming op of a redistribution step
+  std::int32_t redistribution = -1;  // index in plan.redistributions (steps only)
+  std::int32_t slot = -1;
+  std::int32_t step = -1;       // index in the redistribution's steps
+  bool prefetched = false;      // its chain's producer is parameter-derived (the prefetch rule)
+  double alone_us = 0;          // duration without contention
+  double latency_us = 0;        // collectives: the part contention does not stretch
+  std::int32_t partition = -1;  // collectives: index in StepProgram::partitions
+  std::optional<collective::Collective> collective;
+  std::int64_t bytes = 0;          // the step's per-rank buffer (collective.h convention)
+  std::vector<std::int32_t> deps;  // tasks it waits for, by input slot (then the prefetch gate)
+  std::int32_t gate = -1;          // the prefetch gate op's task, also listed last in deps
+  bool operator==(const Task&) const = default;
+};
+
+struct StepProgram {
+  std::vector<std::int64_t> ranks;  // the global rank of each slot, ascending
+  std::int64_t gpus_per_node = 1;
+  std::vector<StreamInfo> streams;  // compute first, then mesh dims ascending, then flattened
+  std::vector<GroupPartition> partitions;
+  std::vector<Task> tasks;            // in issue order
+  std::vector<std::int32_t> op_task;  // op index -> its task
+  bool operator==(const StepProgram&) const = default;
+};
+
+// Lowers a plan to its step program. Uses options.prefetch_depth and options.hardware (the
+// latency part of each collective: the cost model's latency share of the collective's time on
+// its slowest group topology, applied to the step's planned cost_us).
+// @post error (kBadInput, naming the op, redistribution or step) for inputs that are not
+//   earlier ops, redistributions that do not match their consumer's slot, steps whose mesh dims
+//   or flattened mesh the plan's mesh lacks or whose group_size differs from it, negative or
+//   non-finite costs; errors of redist::build_described_mesh for the mesh.
+core::Result<StepProgram> build_step_program(const plan::Plan& plan,
+                                             const TimelineOptions& options);
+
+}  // namespace dtplan::sim

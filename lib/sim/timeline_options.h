@@ -1,0 +1,39 @@
+#pragma once
+// TimelineOptions: what the step simulator (timeline.h) may be told besides the plan.
+//
+//   TimelineOptions opts;
+//   opts.prefetch_depth = 2;                       // FSDP-style: all-gather 2 blocks ahead
+//   opts.hardware = profile;                       // NICs per node, latency split of collectives
+//   opts.trace_ranks = 4;                          // events kept for 4 representative ranks
+//
+// Without a hardware profile every GPU has its own NIC (a rail-optimised fabric) and a
+// collective's whole time is bandwidth time (contention stretches all of it).
+
+#include <cstdint>
+#include <optional>
+
+#include "cost/hardware.h"
+
+namespace dtplan::sim {
+
+// The most (rank, task) pairs one simulation holds (two doubles and a counter each): plans
+// whose tasks x ranks exceed it are refused (kUnsupported) instead of exhausting memory.
+inline constexpr std::int64_t kDefaultMaxRankTasks = std::int64_t{1} << 24;
+
+struct TimelineOptions {
+  // How many blocks ahead a parameter all-gather may be issued (FSDP2's prefetch, counted in
+  // blocks: maximal runs of ops with the same phase and layer). 0: when the compute stream
+  // reaches the consuming block; negative: no bound (as soon as the parameter is ready).
+  std::int32_t prefetch_depth = 1;
+  // Concurrent collectives that share a NIC or a GPU's NVLink slow each other (link_sharing.h).
+  bool contention = true;
+  // NICs per node and the latency / bandwidth split of each collective (cost model).
+  std::optional<cost::HardwareProfile> hardware;
+  // Events are kept for every rank (all_ranks) or for the lowest rank of each of the first
+  // `trace_ranks` classes of ranks with identical summaries, plus the critical rank.
+  bool all_ranks = false;
+  std::int32_t trace_ranks = 4;
+  std::int64_t max_rank_tasks = kDefaultMaxRankTasks;
+};
+
+}  // namespace dtplan::sim

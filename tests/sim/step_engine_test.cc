@@ -1,0 +1,267 @@
+// The step engine on random plans: against a one-pass oracle without contention (the issue
+// order is topological, so one pass over it computes every start), and the invariants of the
+// contention model and of the critical path with it.
+#include "sim/step_engine.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "sim/timeline.h"
+#include "support/plan_builder.h"
+#include "support/profiles.h"
+
+namespace dtplan::sim {
+namespace {
+
+using testing::PlanBuilder;
+using testing::StepSpec;
+
+struct MeshCase {
+  std::vector<std::int64_t> shape;
+  std::vector<std::string> names;
+  std::int64_t gpus_per_node;
+  std::vector<std::vector<std::string>> flatten;
+};
+
+const std::vector<MeshCase>& mesh_cases() {
+  static const std::vector<MeshCase> cases = {
+      {{8}, {"dp"}, 8, {}},
+      {{2, 4}, {"dp", "tp"}, 4, {}},
+      {{4, 2}, {"dp", "tp"}, 4, {}},
+      {{2, 2, 2}, {"pp", "dp", "tp"}, 2, {{"dp", "tp"}}},
+      {{3, 2}, {"dp", "tp"}, 4, {{"dp", "tp"}}},  // groups straddle nodes unevenly
+  };
+  return cases;
+}
+
+// A random plan: parameters, a forward over increasing layers, a backward over decreasing ones;
+// random inputs; random redistributions of 1-3 steps on random dims with costs 0..20.
+plan::Plan random_plan(std::mt19937_64& rng, const MeshCase& m) {
+  PlanBuilder b(m.shape, m.names, m.gpus_per_node, m.flatten);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const int layers = uni(1, 4);
+  std::vector<std::int32_t> params;
+  for (int i = 0; i < uni(1, 5); ++i)
+    params.push_back(b.param("w" + std::to_string(i), uni(-1, layers - 1)));
+  std::vector<std::int32_t> ops;
+  const int n = uni(6, 30);
+  for (int i = 0; i < n; ++i) {
+    const bool backward = i >= n / 2;
+    const int layer = backward ? layers - 1 - (i - n / 2) * layers / (n - n / 2)
+                               : i * layers / std::max(1, n / 2);
+    std::vector<std::int32_t> in;
+    for (int k = 0; k < uni(0, 3); ++k) {
+      if (uni(0, 2) == 0 || ops.empty()) {
+        in.push_back(params[static_cast<std::size_t>(uni(0, static_cast<int>(params.size()) - 1))]);
+      } else {
+        in.push_back(ops[static_cast<std::size_t>(uni(0, static_cast<int>(ops.size()) - 1))]);
+      }
+    }
+    const auto op = b.op("op" + std::to_string(i), uni(0, 30) * 0.5, in,
+                         backward ? plan::Phase::kBackward : plan::Phase::kForward, layer);
+    ops.push_back(op);
+    for (std::size_t s = 0; s < in.size(); ++s) {
+      if (uni(0, 9) < 5) continue;
+      std::vector<StepSpec> steps;
+      for (int k = 0; k < uni(1, 3); ++k) {
+        StepSpec st;
+        const int kind = uni(0, 4);
+        st.kind = kind == 4 ? redist::StepKind::kLocalChunk : static_cast<redist::StepKind>(kind);
+        st.cost_us = uni(0, 20);
+        const int d = uni(0, static_cast<int>(m.shape.size()));
+        if (d == static_cast<int>(m.shape.size()) && !m.flatten.empty() &&
+            st.kind != redist::StepKind::kLocalChunk) {
+          st.mesh_dims = {1, 2};
+          if (m.shape.size() == 2) st.mesh_dims = {0, 1};
+          st.flattened = m.flatten[0][0] + "_" + m.flatten[0][1];
+        } else {
+          st.mesh_dims = {std::min(d, static_cast<int>(m.shape.size()) - 1)};
+        }
+        steps.push_back(st);
+      }
+      b.redistribute(op, static_cast<std::int32_t>(s), steps);
+    }
+  }
+  return b.build();
+}
+
+// start/end per (slot, task) from a timeline with every rank's events.
+struct Times {
+  std::vector<double> start, end;
+  std::size_t tasks = 0;
+};
+
+Times times_of(const Timeline& tl) {
+  Times t;
+  t.tasks = tl.program.tasks.size();
+  t.start.assign(t.tasks * tl.program.ranks.size(), -1);
+  t.end = t.start;
+  for (const TimelineEvent& e : tl.events) {
+    const auto slot = static_cast<std::size_t>(
+        std::lower_bound(tl.program.ranks.begin(), tl.program.ranks.end(), e.rank) -
+        tl.program.ranks.begin());
+    t.start[slot * t.tasks + static_cast<std::size_t>(e.task)] = e.start_us;
+    t.end[slot * t.tasks + static_cast<std::size_t>(e.task)] = e.end_us;
+  }
+  return t;
+}
+
+double ready_of(const StepProgram& p, const std::vector<std::int32_t>& prev, const Times& t,
+                std::size_t slot, std::size_t task) {
+  double r = 0;
+  for (std::int32_t d : p.tasks[task].deps)
+    r = std::max(r, t.end[slot * t.tasks + static_cast<std::size_t>(d)]);
+  if (prev[task] >= 0)
+    r = std::max(r, t.end[slot * t.tasks + static_cast<std::size_t>(prev[task])]);
+  return r;
+}
+
+// One pass in issue order: every task starts when ready (a collective when its whole group is).
+Times oracle(const StepProgram& p) {
+  Times t;
+  t.tasks = p.tasks.size();
+  const std::size_t slots = p.ranks.size();
+  t.start.assign(t.tasks * slots, 0);
+  t.end = t.start;
+  const std::vector<std::int32_t> prev = stream_predecessors(p);
+  for (std::size_t k = 0; k < t.tasks; ++k) {
+    const Task& task = p.tasks[k];
+    std::vector<double> ready(slots);
+    for (std::size_t s = 0; s < slots; ++s) ready[s] = ready_of(p, prev, t, s, k);
+    if (task.kind == TaskKind::kCollective) {
+      const GroupPartition& part = p.partitions[static_cast<std::size_t>(task.partition)];
+      for (std::int32_t g = 0; g < part.groups(); ++g) {
+        double start = 0;
+        for (std::int64_t i = 0; i < part.size; ++i) {
+          start = std::max(start, ready[static_cast<std::size_t>(
+                                      part.members[static_cast<std::size_t>(g * part.size + i)])]);
+        }
+        for (std::int64_t i = 0; i < part.size; ++i) {
+          const auto s =
+              static_cast<std::size_t>(part.members[static_cast<std::size_t>(g * part.size + i)]);
+          ready[s] = start;
+        }
+      }
+    }
+    for (std::size_t s = 0; s < slots; ++s) {
+      t.start[s * t.tasks + k] = ready[s];
+      t.end[s * t.tasks + k] = ready[s] + task.alone_us;
+    }
+  }
+  return t;
+}
+
+Timeline run(const plan::Plan& plan, TimelineOptions o) {
+  o.all_ranks = true;
+  auto tl = simulate_step(plan, o);
+  if (!tl.ok()) FAIL(tl.error().message);
+  return std::move(tl).value();
+}
+
+void check_path(const Timeline& tl) {
+  REQUIRE(!tl.critical_path.empty());
+  CHECK(tl.critical_path.front().start_us == 0);
+  CHECK(tl.critical_path.front().binding == Binding::kStart);
+  CHECK(tl.critical_path.back().end_us == tl.step_time_us);
+  for (std::size_t k = 1; k < tl.critical_path.size(); ++k) {
+    CHECK(tl.critical_path[k].start_us == tl.critical_path[k - 1].end_us);
+    CHECK(tl.critical_path[k].task > tl.critical_path[k - 1].task);
+  }
+}
+
+TEST_CASE("step engine: without contention it equals the one-pass oracle") {
+  std::mt19937_64 rng(20240607);
+  for (int iter = 0; iter < 60; ++iter) {
+    const MeshCase& m = mesh_cases()[static_cast<std::size_t>(iter) % mesh_cases().size()];
+    const plan::Plan plan = random_plan(rng, m);
+    TimelineOptions o;
+    o.contention = false;
+    o.prefetch_depth = static_cast<std::int32_t>(iter % 4) - 1;
+    const Timeline tl = run(plan, o);
+    const Times got = times_of(tl);
+    const Times want = oracle(tl.program);
+    CAPTURE(iter);
+    CHECK(got.start == want.start);
+    CHECK(got.end == want.end);
+    check_path(tl);
+  }
+}
+
+TEST_CASE("step engine: contention invariants on random plans") {
+  std::mt19937_64 rng(77);
+  const cost::HardwareProfile hw = testing::profile("h100-dgx");
+  int stretched = 0, collectives = 0;
+  for (int iter = 0; iter < 60; ++iter) {
+    const MeshCase& m = mesh_cases()[static_cast<std::size_t>(iter) % mesh_cases().size()];
+    const plan::Plan plan = random_plan(rng, m);
+    TimelineOptions o;
+    o.prefetch_depth = static_cast<std::int32_t>(iter % 3);
+    if (iter % 2 == 0) {
+      o.hardware = hw;
+      o.hardware->node.gpus_per_node = static_cast<std::int32_t>(m.gpus_per_node);
+      o.hardware->node.nics_per_node = iter % 4 == 0 ? 1 : 8;
+    }
+    const Timeline tl = run(plan, o);
+    CAPTURE(iter);
+    const Times t = times_of(tl);
+    const StepProgram& p = tl.program;
+    const std::vector<std::int32_t> prev = stream_predecessors(p);
+    for (std::size_t k = 0; k < p.tasks.size(); ++k) {
+      const Task& task = p.tasks[k];
+      for (std::size_t s = 0; s < p.ranks.size(); ++s) {
+        const double start = t.start[s * t.tasks + k], end = t.end[s * t.tasks + k];
+        const double ready = ready_of(p, prev, t, s, k);
+        if (task.kind != TaskKind::kCollective) {
+          CHECK(start == ready);
+          CHECK(end == start + task.alone_us);
+          continue;
+        }
+        CHECK(start >= ready);
+        CHECK(end - start >= task.alone_us * (1 - 1e-12));
+        ++collectives;
+        if (end - start > task.alone_us * 1.001) ++stretched;
+        const GroupPartition& part = p.partitions[static_cast<std::size_t>(task.partition)];
+        const std::int32_t g = part.group_of[s];
+        double latest = 0;
+        for (std::int64_t i = 0; i < part.size; ++i) {
+          const auto m2 =
+              static_cast<std::size_t>(part.members[static_cast<std::size_t>(g * part.size + i)]);
+          CHECK(t.start[m2 * t.tasks + k] == start);
+          CHECK(t.end[m2 * t.tasks + k] == end);
+          latest = std::max(latest, ready_of(p, prev, t, m2, k));
+        }
+        CHECK(start == latest);
+      }
+    }
+    for (const RankSummary& r : tl.ranks) {
+      CHECK(r.exposed_communication_us <= r.communication_busy_us + 1e-9);
+      CHECK(r.compute_busy_us + r.exposed_communication_us <= r.end_us + 1e-9);
+      CHECK(r.end_us <= tl.step_time_us);
+    }
+    check_path(tl);
+    // Deterministic.
+    CHECK(run(plan, o) == tl);
+  }
+  // The random plans do exercise the model.
+  CHECK(collectives > 1000);
+  CHECK(stretched > collectives / 20);
+}
+
+TEST_CASE("step engine: refuses plans beyond max_rank_tasks") {
+  PlanBuilder b({8}, {"dp"}, 8);
+  b.op("a", 1, {});
+  b.op("b", 1, {0});
+  TimelineOptions o;
+  o.max_rank_tasks = 15;
+  auto tl = simulate_step(b.build(), o);
+  REQUIRE(!tl.ok());
+  CHECK(tl.error().kind == core::ErrorKind::kUnsupported);
+  CHECK(tl.error().message.find("2 tasks x 8 ranks = 16") != std::string::npos);
+  o.max_rank_tasks = 16;
+  CHECK(simulate_step(b.build(), o).ok());
+}
+
+}  // namespace
+}  // namespace dtplan::sim
