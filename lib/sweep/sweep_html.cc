@@ -77,6 +77,17 @@ std::string results_table(const SweepResult& r) {
   return out + "</tbody></table>";
 }
 
+// One chart row per result row, in rank order: `fill` draws feasible rows; infeasible rows get no
+// bar and say so.
+template <class Fill>
+void add_rows(BarChart& chart, const SweepResult& result, const Fill& fill) {
+  for (const SweepRow& row : result.rows) {
+    BarRow b{row_label(row), {}, "infeasible"};
+    if (row.evaluation.feasible) fill(row, b);
+    chart.rows.push_back(std::move(b));
+  }
+}
+
 }  // namespace
 
 std::string row_label(const SweepRow& row) {
@@ -84,49 +95,36 @@ std::string row_label(const SweepRow& row) {
 }
 
 BarChart step_time_chart(const SweepResult& result) {
-  BarChart c;
-  c.id = "step-time-chart";
-  c.title = "Step time per mesh shape (best first)";
-  c.unit = "ms per step";
-  c.legend = {{"compute", "compute"}, {"exposed", "exposed communication"}, {"other", "other"}};
-  for (const SweepRow& row : result.rows) {
+  BarChart c{
+      .id = "step-time-chart",
+      .title = "Step time per mesh shape (best first)",
+      .unit = "ms per step",
+      .legend = {{"compute", "compute"}, {"exposed", "exposed communication"}, {"other", "other"}}};
+  add_rows(c, result, [](const SweepRow& row, BarRow& b) {
     const MeshEvaluation& e = row.evaluation;
-    BarRow b{row_label(row), {}, {}};
-    if (!e.feasible) {
-      b.annotation = "infeasible";
-    } else {
-      b.segments = {{e.compute_us / 1000.0, "compute", "compute ms"},
-                    {e.exposed_us / 1000.0, "exposed", "exposed communication ms"},
-                    {e.other_us() / 1000.0, "other", "other ms"}};
-      b.annotation = ms(e.step_time_us) + (row.fits_memory ? "" : " (over memory)");
-    }
-    c.rows.push_back(std::move(b));
-  }
+    b.segments = {{e.compute_us / 1000.0, "compute", "compute ms"},
+                  {e.exposed_us / 1000.0, "exposed", "exposed communication ms"},
+                  {e.other_us() / 1000.0, "other", "other ms"}};
+    b.annotation = ms(e.step_time_us) + (row.fits_memory ? "" : " (over memory)");
+  });
   return c;
 }
 
 BarChart memory_chart(const SweepResult& result) {
-  BarChart c;
-  c.id = "memory-chart";
-  c.title = "Peak memory per rank";
-  c.unit = "GiB per rank";
-  c.legend = {{"mem", "within the limit"}, {"mem-over", "over the limit"}};
+  BarChart c{.id = "memory-chart",
+             .title = "Peak memory per rank",
+             .unit = "GiB per rank",
+             .legend = {{"mem", "within the limit"}, {"mem-over", "over the limit"}}};
   if (result.setup.memory_limit_bytes > 0) {
     c.limit = static_cast<double>(result.setup.memory_limit_bytes) / kGiB;
     c.limit_label = "limit " + gib(result.setup.memory_limit_bytes);
   }
-  for (const SweepRow& row : result.rows) {
-    const MeshEvaluation& e = row.evaluation;
-    BarRow b{row_label(row), {}, {}};
-    if (!e.feasible) {
-      b.annotation = "infeasible";
-    } else {
-      b.segments = {{static_cast<double>(e.memory_bytes_per_rank) / kGiB,
-                     row.fits_memory ? "mem" : "mem-over", "memory GiB"}};
-      b.annotation = gib(e.memory_bytes_per_rank);
-    }
-    c.rows.push_back(std::move(b));
-  }
+  add_rows(c, result, [](const SweepRow& row, BarRow& b) {
+    const std::int64_t bytes = row.evaluation.memory_bytes_per_rank;
+    b.segments = {
+        {static_cast<double>(bytes) / kGiB, row.fits_memory ? "mem" : "mem-over", "memory GiB"}};
+    b.annotation = gib(bytes);
+  });
   return c;
 }
 

@@ -5,9 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "core/text_file.h"
 #include "support/cli.h"
 #include "support/mesh_gen.h"
 #include "support/scenario.h"
@@ -16,13 +15,6 @@ namespace dtplan::testing {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::filesystem::path> scenario_files() {
   std::vector<std::filesystem::path> out;
@@ -85,7 +77,8 @@ TEST_CASE("scenarios: every scenario file runs and meets its expectations") {
   for (const auto& path : files) {
     const std::string source = "scenarios/" + path.filename().string();
     INFO("scenario " << source);
-    const Scenario s = ok(parse_scenario(read_text(path), source));
+    const Scenario s =
+        ok(parse_scenario(ok(core::read_text_file(path.string(), "scenario")), source));
     CHECK(s.name == path.stem().string());
     const CliResult r = run_cli(shell_command(s.args, s.json));
     INFO("stderr: " << r.err);

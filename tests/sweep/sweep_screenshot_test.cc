@@ -6,8 +6,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/text_file.h"
 #include "support/mesh_gen.h"
@@ -24,13 +22,6 @@ std::string find_chromium() {
     if (std::system(probe.c_str()) == 0) return name;
   }
   return "";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::uint32_t be32(const std::string& s, std::size_t at) {
@@ -50,7 +41,7 @@ std::string screenshot(const std::string& chromium, const std::string& dir, cons
                           " --screenshot='" +
                           png + "' --window-size=1100,1400 'file://" + page + "' >/dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) return "";
-  return slurp(png);
+  return core::read_text_file(png, "screenshot").value_or("");
 }
 
 TEST_CASE("sweep html: headless Chromium renders the charts") {
