@@ -9,6 +9,7 @@ Action setup_mesh(CLI::App& app);
 Action setup_redistribute(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
+Action setup_plan(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
@@ -19,6 +20,7 @@ const Command kCommands[] = {
      setup_redistribute},
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
     {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs", setup_calibrate},
+    {"plan", "Choose a sharding strategy for every op of a model and price the plan", setup_plan},
     {"", "", nullptr},  // sentinel, not listed
 };
 }  // namespace

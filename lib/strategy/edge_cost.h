@@ -1,0 +1,98 @@
+#pragma once
+// EdgeCoster: the redistribution cost of a graph edge between a producer's output placements and
+// a consumer's expected input placements (AutoParallel study §1.4 `comm`, §3.2), priced by
+// redist::Planner (its greedy or min-cost plan, with the flattened-mesh merge, under the `nccl`
+// model by default or DTensor's own `dtensor` model) and memoised twice:
+//   - per (source spec, target spec) -- the spec holds the global shape, dtype, placements and
+//     shard order -- so every edge of the graph moving the same tensor the same way is priced once;
+//   - per edge matrix, keyed by what determines it (the producer's and consumer's enumeration,
+//     see GraphStrategies::distinct_index, the output read and the slot), so the identical
+//     decoder layers of LLaMA3 share their matrices.
+// A pair DTensor cannot redistribute (Shard -> Partial, P(x) -> P(y), x != y) costs +inf
+// (solve::kForbidden); equal placements cost 0. An embedding's masked partial redistributes as
+// P(sum) (strategy.h).
+//
+//   EdgeCoster coster(std::move(planner));
+//   coster.cost_us({{4096, 4096}, kBF16}, pl("S(0),S(0)"), pl("R,R")).value();  // one flat AG
+//
+// Not thread-safe (the planner is not).
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "core/result.h"
+#include "graph/tensor_meta.h"
+#include "placement/tensor_spec.h"
+#include "redist/planner.h"
+#include "redist/redist_plan.h"
+#include "strategy/strategy.h"
+
+namespace dtplan::strategy {
+
+// A row-major matrix [producer option][consumer strategy] of edge costs, shared between edges.
+using EdgeMatrix = std::shared_ptr<const std::vector<double>>;
+
+// What an edge matrix depends on: the producer's and consumer's enumerations, the producer
+// output the edge reads and the consumer slot.
+struct EdgeMatrixKey {
+  std::int32_t producer = 0;  // GraphStrategies::distinct_index of the producer
+  std::int32_t output = 0;
+  std::int32_t consumer = 0;  // ... of the consumer
+  std::int32_t slot = 0;
+  bool operator==(const EdgeMatrixKey&) const = default;
+};
+
+class EdgeCoster {
+ public:
+  explicit EdgeCoster(std::unique_ptr<redist::Planner> planner);
+
+  // The spec of a tensor of `meta` laid out as `placements` on the planner's mesh.
+  // @post error (kBadInput) when the placements do not describe the tensor on the mesh.
+  [[nodiscard]] core::Result<placement::TensorSpec> spec(const graph::TensorMeta& meta,
+                                                         const Placements& placements) const;
+
+  // The cost of moving a tensor of `meta` from `src` to `dst` placements: 0 when equal, +inf
+  // when DTensor cannot, else the planned total (µs). Errors other than "cannot" propagate.
+  core::Result<double> cost_us(const graph::TensorMeta& meta, const Placements& src,
+                               const Placements& dst);
+
+  // The planned redistribution itself (merged on flattened meshes; warnings go to the planner's
+  // sink). @post error (kUnsupported) for the pairs cost_us prices +inf.
+  core::Result<std::shared_ptr<const redist::RedistPlan>> plan(const graph::TensorMeta& meta,
+                                                               const Placements& src,
+                                                               const Placements& dst);
+
+  // The matrix [j][o] = cost_us(meta, producer_options[j], consumer_inputs[o]), memoised by `key`.
+  core::Result<EdgeMatrix> matrix(const EdgeMatrixKey& key, const graph::TensorMeta& meta,
+                                  std::span<const Placements> producer_options,
+                                  std::span<const Placements> consumer_inputs);
+
+  [[nodiscard]] redist::Planner& planner() { return *planner_; }
+  [[nodiscard]] std::span<const std::int64_t> mesh_sizes() const { return sizes_; }
+  // Distinct spec pairs priced, and matrices built (not served from the memo).
+  [[nodiscard]] std::size_t pairs_priced() const { return costs_.size(); }
+  [[nodiscard]] std::size_t matrices_built() const { return matrices_.size(); }
+
+ private:
+  struct PairHash {
+    std::size_t operator()(const std::pair<placement::TensorSpec, placement::TensorSpec>& p) const;
+  };
+  struct KeyHash {
+    std::size_t operator()(const EdgeMatrixKey& k) const;
+  };
+
+  std::unique_ptr<redist::Planner> planner_;
+  std::vector<std::int64_t> sizes_;
+  redist::PlanOptions options_;
+  std::unordered_map<std::pair<placement::TensorSpec, placement::TensorSpec>, double, PairHash>
+      costs_;
+  std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> matrices_;
+};
+
+// Whether `error` says DTensor cannot redistribute (the planner's kUnsupported).
+bool is_forbidden_pair(const core::Error& error);
+
+}  // namespace dtplan::strategy

@@ -1,0 +1,85 @@
+#include "strategy/plan_model.h"
+
+#include <chrono>
+
+#include "redist/mesh_context.h"
+#include "redist/planner.h"
+#include "strategy/constraints.h"
+#include "strategy/edge_cost.h"
+#include "strategy/fuse_allgathers.h"
+#include "strategy/graph_strategies.h"
+#include "strategy/lower_plan.h"
+
+namespace dtplan::strategy {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+}  // namespace
+
+solve::SolveOptions default_solve_options() {
+  solve::SolveOptions o;
+  o.max_table_entries = std::int64_t{1} << 25;
+  return o;
+}
+
+core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::DeviceMesh& mesh,
+                                   const cost::HardwareProfile& profile,
+                                   const ModelPlanOptions& options) {
+  const auto t0 = Clock::now();
+  DTPLAN_TRY(auto solver, solve::make_solver(options.solver));
+  const std::int64_t gpus = options.gpus_per_node.value_or(profile.node.gpus_per_node);
+  DTPLAN_TRY(redist::MeshContext ctx, redist::MeshContext::make(mesh, gpus, profile.name));
+  const std::vector<std::int64_t> sizes = mesh.shape();
+  DTPLAN_TRY(GraphStrategies strategies, enumerate_graph(graph, sizes, profile, options.enumerate));
+  const auto t1 = Clock::now();
+
+  EdgeCoster coster(std::make_unique<redist::Planner>(
+      std::move(ctx), redist::make_cost_model(options.cost_model, profile)));
+  Constraints constraints = default_constraints(graph, strategies, sizes.size());
+  constraints.memory_limit_bytes = options.memory_limit_bytes;
+  DTPLAN_TRY(SelectionProblem sp, export_problem(graph, strategies, constraints, coster,
+                                                 ExportOptions{options.followers}));
+  const auto t2 = Clock::now();
+
+  DTPLAN_TRY(solve::Solution solution, solver->solve(sp.problem, options.solve));
+  const auto t3 = Clock::now();
+
+  DTPLAN_TRY(std::vector<std::int32_t> choice, map_solution(sp, solution.labels));
+  ModelPlan out;
+  DTPLAN_TRY(
+      out.plan,
+      lower_plan({graph, strategies, choice, sp.memory, options.memory_limit_bytes}, coster));
+  if (options.fuse_allgathers) {
+    DTPLAN_TRY(FuseResult fused, fuse_chained_allgathers(out.plan, graph, coster));
+    out.stats.fused_allgathers = fused.fused;
+  }
+  const auto t4 = Clock::now();
+
+  out.plan.solver = {std::string(solver->name()), solution.time_s, solution.objective_us,
+                     solution.lower_bound_us, solution.optimal};
+  out.stats.enumerate_s = seconds(t0, t1);
+  out.stats.export_s = seconds(t1, t2);
+  out.stats.solve_s = seconds(t2, t3);
+  out.stats.lower_s = seconds(t3, t4);
+  out.stats.total_s = seconds(t0, t4);
+  out.stats.problem = solve::problem_size(sp.problem);
+  out.stats.distinct_ops = static_cast<std::int64_t>(strategies.distinct_count());
+  out.stats.pairs_priced = static_cast<std::int64_t>(coster.pairs_priced());
+  out.stats.matrices_built = static_cast<std::int64_t>(coster.matrices_built());
+  return out;
+}
+
+core::Result<plan::Plan> plan_model(const graph::Graph& graph, const mesh::DeviceMesh& mesh,
+                                    const cost::HardwareProfile& profile,
+                                    const ModelPlanOptions& options) {
+  DTPLAN_TRY(ModelPlan out, plan_graph(graph, mesh, profile, options));
+  return std::move(out.plan);
+}
+
+}  // namespace dtplan::strategy

@@ -1,0 +1,294 @@
+#include "strategy/selection_problem.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/checked.h"
+#include "core/units.h"
+#include "placement/placement_text.h"
+
+namespace dtplan::strategy {
+
+namespace {
+
+using solve::LabelIndex;
+using solve::NodeIndex;
+
+// The labels of `op` whose output 0 is `placements`, ascending.
+std::vector<LabelIndex> labels_with(const OpStrategy& op, const Placements& placements) {
+  std::vector<LabelIndex> out;
+  for (std::size_t l = 0; l < op.strategies.size(); ++l) {
+    if (!op.strategies[l].outputs.empty() && op.strategies[l].outputs[0] == placements) {
+      out.push_back(static_cast<LabelIndex>(l));
+    }
+  }
+  return out;
+}
+
+struct Builder {
+  const graph::Graph& graph;
+  const GraphStrategies& strategies;
+  const Constraints& constraints;
+  EdgeCoster& coster;
+  const ExportOptions& options;
+  SelectionProblem sp;
+  std::vector<std::vector<char>> allowed;  // per problem node: labels its pins allow
+
+  [[nodiscard]] const OpStrategy& op_of(NodeIndex v) const {
+    return strategies.of(sp.graph_node[static_cast<std::size_t>(v)]);
+  }
+  [[nodiscard]] NodeIndex index(graph::NodeId id) const {
+    return sp.problem_node[static_cast<std::size_t>(graph::index_of(id))];
+  }
+
+  void add_nodes() {
+    sp.problem_node.assign(graph.size(), -1);
+    for (std::size_t i = 0; i < graph.size(); ++i) {
+      const OpStrategy& op = strategies.of(graph::node_id(i));
+      if (op.rule == Rule::kOutput || op.strategies.empty()) continue;
+      sp.problem_node[i] = static_cast<std::int32_t>(sp.problem.nodes.size());
+      sp.graph_node.push_back(graph::node_id(i));
+      solve::Node node;
+      node.name = graph.nodes()[i].name;
+      node.cost_us.reserve(op.size());
+      for (const Strategy& s : op.strategies) node.cost_us.push_back(s.compute_us);
+      sp.problem.nodes.push_back(std::move(node));
+      allowed.emplace_back(op.size(), 1);
+    }
+  }
+
+  core::Status add_edges() {
+    for (std::size_t v = 0; v < sp.graph_node.size(); ++v) {
+      const graph::NodeId id = sp.graph_node[v];
+      const graph::Node& node = graph.node(id);
+      const OpStrategy& op = strategies.of(id);
+      const std::size_t out_index = producer_output_index(node);
+      const bool follows = options.followers == FollowerMode::kTie && op.is_follower();
+      for (std::size_t slot = 0; slot < node.inputs.size(); ++slot) {
+        const graph::NodeId p = node.inputs[slot];
+        const NodeIndex u = index(p);
+        if (u < 0) continue;
+        const graph::Node& producer = graph.node(p);
+        std::vector<Placements> inputs;
+        inputs.reserve(op.size());
+        for (const Strategy& s : op.strategies) inputs.push_back(s.inputs[slot]);
+        const std::vector<Placements> sources = output_options(strategies.of(p), out_index);
+        const EdgeMatrixKey key{strategies.distinct_index(p), static_cast<std::int32_t>(out_index),
+                                strategies.distinct_index(id), static_cast<std::int32_t>(slot)};
+        auto matrix = coster.matrix(key, producer.outputs[out_index], sources, inputs);
+        if (!matrix.ok()) {
+          return matrix.error().with_context(graph::node_label(node.name) + " input " +
+                                             std::to_string(slot));
+        }
+        sp.problem.edges.push_back(
+            {u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot), **matrix});
+        if (follows && static_cast<std::int32_t>(slot) == op.follows_slot) {
+          sp.problem.followers.push_back({static_cast<NodeIndex>(v), u, op.follower_map});
+        }
+      }
+    }
+    return {};
+  }
+
+  void add_ties() {
+    std::map<NodeIndex, std::int32_t> extra_slots;
+    std::set<NodeIndex> following;
+    for (const solve::Follower& f : sp.problem.followers) following.insert(f.node);
+    for (const PairTie& tie : constraints.ties) {
+      const NodeIndex leader = index(tie.leader);
+      const NodeIndex follower = index(tie.follower);
+      if (leader < 0 || follower < 0) continue;
+      const OpStrategy& lop = op_of(leader);
+      const OpStrategy& fop = op_of(follower);
+      if (!following.contains(follower)) {
+        solve::Follower f{follower, leader, {}};
+        for (const Strategy& s : lop.strategies) {
+          const auto match = labels_with(fop, s.outputs[0]);
+          f.label_map.push_back(match.empty() ? -1 : match.front());
+        }
+        sp.problem.followers.push_back(std::move(f));
+        following.insert(follower);
+        continue;
+      }
+      const auto inputs = static_cast<std::int32_t>(graph.node(tie.follower).inputs.size());
+      const std::int32_t slot = inputs + extra_slots[follower]++;
+      solve::Edge e{leader, follower, slot, {}};
+      e.cost_us.reserve(lop.size() * fop.size());
+      for (const Strategy& a : lop.strategies) {
+        for (const Strategy& b : fop.strategies) {
+          e.cost_us.push_back(a.outputs[0] == b.outputs[0] ? 0.0 : solve::kForbidden);
+        }
+      }
+      sp.problem.edges.push_back(std::move(e));
+    }
+  }
+
+  core::Status add_pins() {
+    for (const NodePin& pin : constraints.pins) {
+      const NodeIndex v = index(pin.node);
+      if (v < 0) continue;
+      auto labels = labels_with(op_of(v), pin.placements);
+      if (labels.empty()) {
+        return core::Error::unsupported(graph::node_label(graph.node(pin.node).name) +
+                                        ": no strategy lays output 0 out as " +
+                                        placement::format_placements(pin.placements));
+      }
+      std::vector<char> mask(allowed[static_cast<std::size_t>(v)].size(), 0);
+      for (LabelIndex l : labels) mask[static_cast<std::size_t>(l)] = 1;
+      auto& a = allowed[static_cast<std::size_t>(v)];
+      for (std::size_t l = 0; l < a.size(); ++l) a[l] = static_cast<char>(a[l] & mask[l]);
+      sp.problem.pins.push_back({v, std::move(labels)});
+    }
+    return {};
+  }
+
+  // The smallest entry of `bytes` among the labels `v` may take.
+  [[nodiscard]] std::int64_t min_allowed(NodeIndex v,
+                                         const std::vector<std::int64_t>& bytes) const {
+    std::int64_t best = std::numeric_limits<std::int64_t>::max();
+    const auto& a = allowed[static_cast<std::size_t>(v)];
+    for (std::size_t l = 0; l < bytes.size(); ++l) {
+      if (a[l] != 0) best = std::min(best, bytes[l]);
+    }
+    return best == std::numeric_limits<std::int64_t>::max() ? 0 : best;
+  }
+
+  core::Status add_memory() {
+    DTPLAN_TRY(sp.memory, memory_terms(graph, strategies));
+    std::set<std::int32_t> pinned;
+    for (const NodePin& pin : constraints.pins) pinned.insert(graph::index_of(pin.node));
+    solve::MemoryRow row;
+    if (!constraints.memory_limit_bytes) {
+      row.name = "parameters";
+      std::int64_t high = 0;
+      for (const ParameterMemory& p : sp.memory.parameters) {
+        const NodeIndex v = index(p.param);
+        if (v < 0 || pinned.contains(graph::index_of(p.param))) continue;
+        DTPLAN_TRY(high, core::checked_add(high, min_allowed(v, p.param_bytes), "parameter bytes"));
+        row.terms.push_back({v, p.param_bytes});
+      }
+      row.high_bytes = high;
+      sp.memory_minimum_bytes = high;
+      sp.memory_limit_bytes = high;
+      if (!row.terms.empty()) sp.problem.memory.push_back(std::move(row));
+      return {};
+    }
+    row.name = "memory";
+    std::int64_t parts[4] = {0, 0, 0, 0};  // parameters, gradients, optimizer, activations
+    for (const ParameterMemory& p : sp.memory.parameters) {
+      const NodeIndex v = index(p.param);
+      if (v < 0) continue;
+      std::vector<std::int64_t> bytes(p.param_bytes.size());
+      for (std::size_t l = 0; l < bytes.size(); ++l) {
+        DTPLAN_TRY(std::int64_t pg, core::checked_add(p.param_bytes[l], p.grad_bytes[l], "bytes"));
+        DTPLAN_TRY(bytes[l], core::checked_add(pg, p.optimizer_bytes[l], "parameter state bytes"));
+      }
+      // The parts of the minimum come from the label minimising the whole state.
+      std::size_t best = 0;
+      for (std::size_t l = 0; l < bytes.size(); ++l) {
+        if (allowed[static_cast<std::size_t>(v)][l] != 0 &&
+            (allowed[static_cast<std::size_t>(v)][best] == 0 || bytes[l] < bytes[best])) {
+          best = l;
+        }
+      }
+      parts[0] += p.param_bytes[best];
+      parts[1] += p.grad_bytes[best];
+      parts[2] += p.optimizer_bytes[best];
+      row.terms.push_back({v, std::move(bytes)});
+    }
+    for (const ActivationMemory& a : sp.memory.activations) {
+      const NodeIndex v = index(a.node);
+      if (v < 0) continue;
+      parts[3] += min_allowed(v, a.bytes);
+      row.terms.push_back({v, a.bytes});
+    }
+    std::sort(
+        row.terms.begin(), row.terms.end(),
+        [](const solve::MemoryTerm& a, const solve::MemoryTerm& b) { return a.node < b.node; });
+    std::int64_t minimum = 0;
+    for (std::int64_t part : parts) {
+      DTPLAN_TRY(minimum, core::checked_add(minimum, part, "memory bytes"));
+    }
+    sp.memory_minimum_bytes = minimum;
+    sp.memory_limit_bytes = *constraints.memory_limit_bytes;
+    if (minimum > *constraints.memory_limit_bytes) {
+      return core::Error::unsupported(
+          "memory limit " + format_bytes_message(*constraints.memory_limit_bytes) +
+          " per rank is below the minimum feasible " + format_bytes_message(minimum) +
+          " (parameters " + format_bytes_message(parts[0]) + ", gradients " +
+          format_bytes_message(parts[1]) + ", optimizer state " + format_bytes_message(parts[2]) +
+          ", activations " + format_bytes_message(parts[3]) +
+          ", every tensor at its smallest shard)");
+    }
+    row.high_bytes = *constraints.memory_limit_bytes;
+    sp.problem.memory.push_back(std::move(row));
+    return {};
+  }
+
+  void add_repeats() {
+    std::map<std::int32_t, std::vector<NodeIndex>> by_layer;
+    for (std::size_t v = 0; v < sp.graph_node.size(); ++v) {
+      const std::int32_t layer = graph.node(sp.graph_node[v]).layer;
+      if (layer >= 0) by_layer[layer].push_back(static_cast<NodeIndex>(v));
+    }
+    for (const graph::RepeatGroup& group : graph.repeats()) {
+      solve::RepeatGroup r;
+      for (std::int32_t layer : group.layers) r.blocks.push_back(by_layer[layer]);
+      sp.problem.repeats.push_back(std::move(r));
+    }
+  }
+};
+
+}  // namespace
+
+std::string format_bytes_message(std::int64_t bytes) {
+  return std::to_string(bytes) + " B (" +
+         core::format_fixed(static_cast<double>(bytes) / static_cast<double>(1LL << 30), 2) +
+         " GiB)";
+}
+
+core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
+                                              const GraphStrategies& strategies,
+                                              const Constraints& constraints, EdgeCoster& coster,
+                                              const ExportOptions& options) {
+  Builder b{graph, strategies, constraints, coster, options, {}, {}};
+  b.add_nodes();
+  DTPLAN_CHECK(b.add_edges());
+  b.add_ties();
+  DTPLAN_CHECK(b.add_pins());
+  DTPLAN_CHECK(b.add_memory());
+  b.add_repeats();
+  return std::move(b.sp);
+}
+
+core::Result<std::vector<std::int32_t>> map_solution(const SelectionProblem& sp,
+                                                     std::span<const solve::LabelIndex> labels) {
+  if (labels.size() != sp.graph_node.size()) {
+    return core::Error::bad_input("solution: " + std::to_string(labels.size()) +
+                                  " labels for a problem of " +
+                                  std::to_string(sp.graph_node.size()) + " nodes");
+  }
+  std::vector<std::int32_t> choice(sp.problem_node.size(), -1);
+  for (std::size_t v = 0; v < labels.size(); ++v) {
+    const solve::LabelIndex l = labels[v];
+    if (l < 0 || l >= sp.problem.labels(static_cast<solve::NodeIndex>(v))) {
+      return core::Error::bad_input("solution: label " + std::to_string(l) + " of node '" +
+                                    sp.problem.nodes[v].name + "' is out of range");
+    }
+    choice[static_cast<std::size_t>(graph::index_of(sp.graph_node[v]))] = l;
+  }
+  return choice;
+}
+
+std::vector<solve::LabelIndex> labels_of(const SelectionProblem& sp,
+                                         std::span<const std::int32_t> choice) {
+  std::vector<solve::LabelIndex> labels;
+  labels.reserve(sp.graph_node.size());
+  for (graph::NodeId id : sp.graph_node) {
+    labels.push_back(choice[static_cast<std::size_t>(graph::index_of(id))]);
+  }
+  return labels;
+}
+
+}  // namespace dtplan::strategy

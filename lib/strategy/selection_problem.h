@@ -1,0 +1,88 @@
+#pragma once
+// export_problem(): the whole strategy-selection problem of a graph as a domain-free
+// solve::Problem (AutoParallel study §1.6: min Σ_v U_v(y_v) + Σ_(u→v,slot) B(y_u, y_v)), and
+// map_solution() taking a labelling back to one strategy per graph node.
+//
+//   problem node  every graph node but the output node; labels = its strategies in enumeration
+//                 order; unary cost = the strategy's compute time (µs)
+//   edge          every input slot of every node (two slots fed by one producer are two edges,
+//                 `x * x` included): [producer option][consumer strategy] = the redistribution
+//                 cost (edge_cost.h; +inf where DTensor cannot)
+//   follower      FollowerMode::kFree (default, AutoParallel's formulation): none; kTie: a node
+//                 whose strategies follow one producer option each (views, casts, reductions,
+//                 ..., OpStrategy::follows_slot) takes the strategy derived from its producer's
+//                 choice (Alpa's followers: no redistribution between a producer and its view)
+//   ties          constraints.h ties: a follower (map by equal output-0 placements; leader
+//                 options the follower lacks are forbidden, AutoParallel #420), or, when the
+//                 tied node already follows its producer, an edge (slot = its input count + k)
+//                 that is 0 on equal placements and +inf elsewhere
+//   pins          the strategies whose output 0 has the pinned placements
+//   memory row    "parameters" (default: Σ parameter bytes <= Σ of each parameter's minimum over
+//                 its allowed strategies, AutoParallel's default budget; pinned parameters are
+//                 left out, #475) or "memory" (with a limit: parameters + gradients + optimizer
+//                 state + activations <= the limit, memory_model.h)
+//   repeats       each graph repeat group: one block per layer, the layer's nodes in graph order
+// No transition tie-breaker (AutoParallel's +1 µs per placement change) is added: every
+// placement change already has a positive price (local chunks and partitions are priced as
+// memory traffic), so the objective is exactly compute + redistribution time.
+//
+//   auto sp = export_problem(graph, strategies, constraints, coster).value();
+//   auto sol = solve::make_exact_solver()->solve(sp.problem, {}).value();
+//   auto choice = map_solution(sp, sol.labels).value();  // strategy per graph node
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "graph/graph.h"
+#include "solve/problem.h"
+#include "strategy/constraints.h"
+#include "strategy/edge_cost.h"
+#include "strategy/graph_strategies.h"
+#include "strategy/memory_model.h"
+
+namespace dtplan::strategy {
+
+enum class FollowerMode : std::uint8_t { kTie, kFree };
+
+struct ExportOptions {
+  FollowerMode followers = FollowerMode::kFree;
+  bool operator==(const ExportOptions&) const = default;
+};
+
+struct SelectionProblem {
+  solve::Problem problem;
+  std::vector<graph::NodeId> graph_node;   // per problem node
+  std::vector<std::int32_t> problem_node;  // per graph node; -1 outside the problem
+  MemoryTerms memory;
+  // The memory row's smallest reachable total (Σ of each term's minimum over allowed strategies)
+  // and its bound; both 0 without a row.
+  std::int64_t memory_minimum_bytes = 0;
+  std::int64_t memory_limit_bytes = 0;
+};
+
+// @post errors: kUnsupported when a pin matches no strategy ("node 'tokens': no strategy lays
+//   output 0 out as S(0),R") or the memory limit is below the row's minimum (the message gives
+//   the minimum and its parts); kBadInput from the edge coster or byte overflow.
+core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
+                                              const GraphStrategies& strategies,
+                                              const Constraints& constraints, EdgeCoster& coster,
+                                              const ExportOptions& options = {});
+
+// One strategy index per graph node (-1 outside the problem) from a labelling of sp.problem.
+// @post error (kBadInput) when labels.size() != the problem's node count or a label is out of
+//   range.
+core::Result<std::vector<std::int32_t>> map_solution(const SelectionProblem& sp,
+                                                     std::span<const solve::LabelIndex> labels);
+
+// The inverse: the labelling of sp.problem for one strategy per graph node.
+// @pre choice.size() == graph nodes, valid strategies for problem nodes.
+std::vector<solve::LabelIndex> labels_of(const SelectionProblem& sp,
+                                         std::span<const std::int32_t> choice);
+
+// "1073741824 B (1.00 GiB)": how memory figures appear in messages.
+std::string format_bytes_message(std::int64_t bytes);
+
+}  // namespace dtplan::strategy

@@ -1,0 +1,104 @@
+#include "strategy/edge_cost.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "solve/problem.h"
+#include "support/redist_support.h"
+#include "support/selection_testing.h"
+#include "support/strategy_testing.h"
+
+namespace dtplan::strategy::testing {
+
+namespace {
+
+const graph::TensorMeta kWeight{{64, 64}, core::DType::kBF16};
+
+}  // namespace
+
+TEST_CASE("edge cost: equal placements are free, DTensor's impossible pairs are +inf") {
+  auto coster = make_coster(context({2, 2}, {"dp", "tp"}, {{"dp", "tp"}}));
+  CHECK(coster->cost_us(kWeight, pl("S(0),R"), pl("S(0),R")).value() == 0);
+  CHECK(std::isinf(coster->cost_us(kWeight, pl("S(0),R"), pl("P(sum),R")).value()));
+  CHECK(std::isinf(coster->cost_us(kWeight, pl("P(max),R"), pl("P(sum),R")).value()));
+  CHECK(std::isinf(coster->cost_us(kWeight, pl("P(sum),R"), pl("P(avg),R")).value()));
+  // Replicate -> P(sum) is a priced local op, the divide by the group size (PyTorch #172282);
+  // Replicate -> P(max) keeps the values (an identity, redistribute.md §2 row 7): free.
+  CHECK(coster->cost_us(kWeight, pl("R,R"), pl("P(sum),R")).value() > 0);
+  CHECK(coster->cost_us(kWeight, pl("R,R"), pl("P(max),R")).value() == 0);
+  CHECK(coster->cost_us(kWeight, pl("R,R"), pl("S(0),R")).value() > 0);
+  auto plan = coster->plan(kWeight, pl("S(0),R"), pl("P(sum),R"));
+  REQUIRE_FALSE(plan.ok());
+  CHECK(is_forbidden_pair(plan.error()));
+}
+
+TEST_CASE("edge cost: equals the planner's total and is memoised per spec pair") {
+  auto ctx = context({2, 2}, {"dp", "tp"}, {{"dp", "tp"}});
+  auto coster = make_coster(ctx);
+  auto reference = dtplan::testing::make_planner(ctx, redist::CostModelKind::kNccl);
+  const std::vector<Placements> all = leaf_options_of(kWeight.shape, {2, 2});
+  std::size_t finite = 0;
+  for (const Placements& a : all) {
+    for (const Placements& b : all) {
+      const double c = coster->cost_us(kWeight, a, b).value();
+      if (a == b) {
+        CHECK(c == 0);
+        continue;
+      }
+      auto src = coster->spec(kWeight, a).value();
+      auto dst = coster->spec(kWeight, b).value();
+      auto p = reference->plan(src, dst, {redist::PlannerKind::kAuto, true});
+      REQUIRE(p.ok());
+      CHECK(c == (*p)->total_cost_us);
+      ++finite;
+    }
+  }
+  const std::size_t priced = coster->pairs_priced();
+  CHECK(priced == finite);
+  // A second pass is served from the memo.
+  for (const Placements& a : all) {
+    for (const Placements& b : all) (void)coster->cost_us(kWeight, a, b);
+  }
+  CHECK(coster->pairs_priced() == priced);
+}
+
+TEST_CASE("edge cost: a flattened mesh makes S(0),S(0) -> R,R one all_gather") {
+  const graph::TensorMeta w{{4096, 4096}, core::DType::kBF16};
+  auto flat = make_coster(context({8, 8}, {"dp", "tp"}, {{"dp", "tp"}}));
+  auto plain = make_coster(context({8, 8}, {"dp", "tp"}));
+  auto merged = flat->plan(w, pl("S(0),S(0)"), pl("R,R")).value();
+  auto split = plain->plan(w, pl("S(0),S(0)"), pl("R,R")).value();
+  CHECK(merged->comm_counts.all_gather == 1);
+  CHECK(split->comm_counts.all_gather == 2);
+  CHECK(merged->total_cost_us < split->total_cost_us);
+  CHECK(split->warnings.size() == 1);
+  // The dtensor model prices the same plan differently but still positively.
+  auto dt =
+      make_coster(context({8, 8}, {"dp", "tp"}, {{"dp", "tp"}}), redist::CostModelKind::kDTensor);
+  const double d = dt->cost_us(w, pl("S(0),S(0)"), pl("R,R")).value();
+  CHECK(d > 0);
+  CHECK(d != merged->total_cost_us);
+}
+
+TEST_CASE("edge cost: matrices are memoised by key and match pairwise costs") {
+  auto coster = make_coster(context({2, 2}, {"dp", "tp"}, {{"dp", "tp"}}));
+  const std::vector<Placements> from = pls({"S(0),R", "R,R", "P(sum),R"});
+  const std::vector<Placements> to = pls({"R,R", "S(1),R", "P(sum),S(0)"});
+  const EdgeMatrixKey key{1, 0, 2, 1};
+  EdgeMatrix m = coster->matrix(key, kWeight, from, to).value();
+  REQUIRE(m->size() == 9);
+  for (std::size_t j = 0; j < 3; ++j) {
+    for (std::size_t o = 0; o < 3; ++o) {
+      const double c = coster->cost_us(kWeight, from[j], to[o]).value();
+      CHECK(((*m)[j * 3 + o] == c || (std::isinf(c) && std::isinf((*m)[j * 3 + o]))));
+    }
+  }
+  CHECK(coster->matrices_built() == 1);
+  EdgeMatrix again = coster->matrix(key, kWeight, from, to).value();
+  CHECK(again.get() == m.get());
+  CHECK(coster->matrices_built() == 1);
+}
+
+}  // namespace dtplan::strategy::testing
