@@ -10,6 +10,7 @@ Action setup_redistribute(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
 Action setup_plan(CLI::App& app);
+Action setup_sweep(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
@@ -21,6 +22,8 @@ const Command kCommands[] = {
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
     {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs", setup_calibrate},
     {"plan", "Choose a sharding strategy for every op of a model and price the plan", setup_plan},
+    {"sweep", "Plan every mesh shape of a world size and rank them by simulated step time",
+     setup_sweep},
     {"", "", nullptr},  // sentinel, not listed
 };
 }  // namespace
