@@ -39,6 +39,7 @@ struct Options {
   std::string memory_limit;
   std::string layers;
   std::string threads = "0";
+  double time_limit_s = 60;
   bool no_flatten = false;
   std::string csv;
   std::string html;
@@ -113,6 +114,11 @@ core::Result<Request> read_request(const Options& o) {
   sweep::ModelEvaluatorOptions eo;
   eo.gpus_per_node = s.gpus_per_node;
   eo.memory_limit_bytes = s.memory_limit_bytes;
+  if (!(o.time_limit_s > 0)) {
+    return core::Error::bad_input("--time-limit: " + std::to_string(o.time_limit_s) +
+                                  " is not a positive number of seconds");
+  }
+  eo.time_limit_s = o.time_limit_s;
   r.evaluator = sweep::make_model_evaluator(std::make_shared<const graph::Model>(std::move(model)),
                                             profile, eo);
   s.evaluator = r.evaluator->description();
@@ -205,6 +211,9 @@ Action setup_sweep(CLI::App& app) {
                  "Memory per rank, e.g. 80GiB, or none; default: the profile's HBM capacity");
   app.add_option("--layers", o->layers, "Override the model's layer count");
   app.add_option("--threads", o->threads, "Worker threads (0: one per hardware thread)")
+      ->capture_default_str();
+  app.add_option("--time-limit", o->time_limit_s,
+                 "Exact solver time limit per mesh, in seconds (a mesh that reaches it is noted)")
       ->capture_default_str();
   app.add_flag("--no-flatten", o->no_flatten,
                "Create no flattened meshes (default: the data-parallel dims and the whole mesh)");

@@ -27,6 +27,10 @@ struct ModelEvaluatorOptions {
   std::int64_t gpus_per_node = 8;
   std::int64_t memory_limit_bytes = 0;  // 0: the planner's default (AutoParallel's budget)
   StepModel step = StepModel::kSimulate;
+  // The exact solver's limit per mesh; a mesh that reaches it keeps the best plan found (optimal
+  // false, noted), and that plan can depend on machine load: only meshes solved to optimality
+  // are deterministic.
+  double time_limit_s = 60;
   bool operator==(const ModelEvaluatorOptions&) const = default;
 };
 

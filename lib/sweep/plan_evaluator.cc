@@ -39,6 +39,10 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
   e.memory_bytes_per_rank = plan.memory.peak_bytes_per_rank;
   e.optimal = plan.solver.optimal;
   e.feasible = true;
+  if (!e.optimal && plan.solver.name == "exact") {
+    e.note += std::string(e.note.empty() ? "" : "; ") +
+              "exact solver stopped before proving optimality (time limit)";
+  }
   return e;
 }
 
