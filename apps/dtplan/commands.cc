@@ -8,10 +8,11 @@ namespace dtplan::cli {
 Action setup_mesh(CLI::App& app);
 Action setup_redistribute(CLI::App& app);
 Action setup_plan(CLI::App& app);
+Action setup_simulate(CLI::App& app);
+Action setup_sweep(CLI::App& app);
+Action setup_replay(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
-Action setup_simulate(CLI::App& app);
-Action setup_replay(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
@@ -21,13 +22,15 @@ const Command kCommands[] = {
     {"redistribute", "Plan, price and trace a DTensor redistribution between two placements",
      setup_redistribute},
     {"plan", "Choose a sharding strategy for every op of a model and price the plan", setup_plan},
+    {"simulate", "Replay a plan's collectives on a fake process group, optionally with real data",
+     setup_simulate},
+    {"sweep", "Plan every mesh shape of a world size and rank them by simulated step time",
+     setup_sweep},
+    {"replay", "Run a plan's collectives on MPI, NCCL or the fake group; time and verify them",
+     setup_replay},
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
     {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs or replay results",
      setup_calibrate},
-    {"simulate", "Replay a plan's collectives on a fake process group, optionally with real data",
-     setup_simulate},
-    {"replay", "Run a plan's collectives on MPI, NCCL or the fake group; time and verify them",
-     setup_replay},
     {"", "", nullptr},  // sentinel, not listed
 };
 }  // namespace

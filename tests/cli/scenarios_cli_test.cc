@@ -70,7 +70,7 @@ int run_scenario(const Json& scenario) {
 
 TEST_CASE("scenarios: every scenario keeps its expected outcomes") {
   int scenarios = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(source_path("scenarios"))) {
+  for (const auto& entry : std::filesystem::directory_iterator(source_path("scenarios/multi-run"))) {
     if (entry.path().extension() != ".json") continue;
     const Json scenario = read_json(entry.path());
     CHECK(run_scenario(scenario) > 0);
@@ -80,7 +80,7 @@ TEST_CASE("scenarios: every scenario keeps its expected outcomes") {
 }
 
 TEST_CASE("scenarios: the determinism scenario pins both outcomes") {
-  const Json s = read_json(source_path("scenarios/determinism-ddp8-fsdp5.json"));
+  const Json s = read_json(source_path("scenarios/multi-run/determinism-ddp8-fsdp5.json"));
   bool differ = false, equal = false;
   for (const Json& run : s.at("runs")) {
     const Json& e = run.at("expect");

@@ -1,0 +1,226 @@
+// dtplan sweep: every mesh shape that factors the world, planned with the exact solver, its step
+// simulated, ranked by step time then memory (lib/sweep).
+//
+//   dtplan sweep --model FILE --world 64 --gpus-per-node 8 [--hardware NAME] [--dims 1,2,3]
+//                [--memory-limit 80GiB|none] [--layers N] [--threads N] [--no-flatten]
+//                [--csv F] [--html F] [--json]
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "core/strings.h"
+#include "core/text_file.h"
+#include "core/text_table.h"
+#include "core/units.h"
+#include "graph/model_io.h"
+#include "hardware_arg.h"
+#include "output.h"
+#include "progress_bar.h"
+#include "sweep/mesh_candidates.h"
+#include "sweep/model_evaluator.h"
+#include "sweep/sweep.h"
+#include "sweep/sweep_csv.h"
+#include "sweep/sweep_html.h"
+#include "sweep/sweep_io.h"
+
+namespace dtplan::cli {
+
+namespace {
+
+struct Options {
+  std::string model;
+  std::string world;
+  std::string gpus_per_node;
+  std::string hardware{kDefaultHardware};
+  std::string dims = "1,2,3";
+  std::string memory_limit;
+  std::string layers;
+  std::string threads = "0";
+  double time_limit_s = 60;
+  bool no_flatten = false;
+  std::string csv;
+  std::string html;
+  bool json = false;
+};
+
+struct Request {
+  sweep::SweepSetup setup;
+  std::vector<sweep::MeshCandidate> candidates;
+  std::unique_ptr<sweep::MeshEvaluator> evaluator;
+  std::int32_t threads = 0;
+};
+
+core::Result<std::int64_t> positive(const std::string& text, const std::string& flag) {
+  DTPLAN_TRY(std::int64_t v, core::parse_int(text, flag));
+  if (v < 1) return core::Error::bad_input(flag + ": " + text + " is not a positive number");
+  return v;
+}
+
+core::Result<Request> read_request(const Options& o) {
+  if (o.model.empty()) return core::Error::bad_input("--model: required (a model file)");
+  if (o.world.empty()) return core::Error::bad_input("--world: required (the rank count)");
+  Request r;
+  sweep::SweepSetup& s = r.setup;
+  DTPLAN_TRY(s.world, positive(o.world, "--world"));
+  DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_arg(o.hardware, "--hardware"));
+  s.hardware = profile.name;
+  s.gpus_per_node = profile.node.gpus_per_node;
+  if (!o.gpus_per_node.empty()) {
+    DTPLAN_TRY(s.gpus_per_node, positive(o.gpus_per_node, "--gpus-per-node"));
+    if (s.gpus_per_node > profile.node.gpus_per_node) {
+      return core::Error::bad_input("--gpus-per-node: " + o.gpus_per_node + " is above the " +
+                                    std::to_string(profile.node.gpus_per_node) +
+                                    " GPUs per node of " + profile.name);
+    }
+  }
+  DTPLAN_TRY(std::vector<std::int64_t> dims, core::parse_int_list(o.dims, "--dims"));
+  sweep::CandidateOptions c{
+      s.world, {}, o.no_flatten ? sweep::FlattenPolicy::kNone : sweep::FlattenPolicy::kUser};
+  for (std::int64_t d : dims) {
+    if (d < 1 || d > 3) {
+      return core::Error::bad_input("--dims: " + std::to_string(d) +
+                                    " is not a mesh dim count in [1, 3]");
+    }
+    c.dims.push_back(static_cast<std::int32_t>(d));
+  }
+  DTPLAN_TRY(r.candidates, sweep::enumerate_candidates(c));
+  for (const sweep::MeshCandidate& m : r.candidates) {
+    const auto k = static_cast<std::int32_t>(m.shape.size());
+    if (s.dims.empty() || s.dims.back() != k) s.dims.push_back(k);
+  }
+  s.memory_limit_bytes = profile.gpu.hbm_capacity_bytes;
+  if (o.memory_limit == "none") {
+    s.memory_limit_bytes = 0;
+  } else if (!o.memory_limit.empty()) {
+    DTPLAN_TRY(s.memory_limit_bytes, core::parse_size(o.memory_limit, "--memory-limit"));
+  }
+  graph::ModelOverrides overrides;
+  if (!o.layers.empty()) {
+    DTPLAN_TRY(std::int64_t layers, positive(o.layers, "--layers"));
+    overrides.layers = layers;
+  }
+  DTPLAN_TRY(std::int64_t threads, core::parse_int(o.threads, "--threads"));
+  if (threads < 0 || threads > 1024) {
+    return core::Error::bad_input("--threads: " + o.threads +
+                                  " is not in [0, 1024] (0: one per hardware thread)");
+  }
+  r.threads = static_cast<std::int32_t>(threads);
+  DTPLAN_TRY(graph::Model model, graph::load_model(o.model, overrides));
+  s.model = model.name;
+  s.layers = static_cast<std::int32_t>(sweep::model_layers(model));
+  sweep::ModelEvaluatorOptions eo;
+  eo.gpus_per_node = s.gpus_per_node;
+  eo.memory_limit_bytes = s.memory_limit_bytes;
+  if (!(o.time_limit_s > 0)) {
+    return core::Error::bad_input("--time-limit: " + std::to_string(o.time_limit_s) +
+                                  " is not a positive number of seconds");
+  }
+  eo.time_limit_s = o.time_limit_s;
+  r.evaluator = sweep::make_model_evaluator(std::make_shared<const graph::Model>(std::move(model)),
+                                            profile, eo);
+  s.evaluator = r.evaluator->description();
+  return r;
+}
+
+std::string status_text(const sweep::SweepRow& row) {
+  if (!row.evaluation.feasible) return "infeasible";
+  if (!row.fits_memory) return "over-memory";
+  return row.evaluation.optimal ? "optimal" : "feasible";
+}
+
+void print_table(const sweep::SweepResult& r) {
+  const sweep::SweepSetup& s = r.setup;
+  std::vector<std::string> dims;
+  for (std::int32_t d : s.dims) dims.push_back(std::to_string(d));
+  const std::string title =
+      "dtplan sweep: " + s.model + " (" + std::to_string(s.layers) + " layers) on " +
+      std::to_string(s.world) + " ranks, " + s.hardware + " (" + std::to_string(s.gpus_per_node) +
+      " GPUs per node); dims " + core::join(dims, ",") + "; memory limit " +
+      (s.memory_limit_bytes == 0 ? std::string("none") : core::format_size(s.memory_limit_bytes)) +
+      "\n# evaluator: " + s.evaluator + "\n# ranked: usable first, then step time, memory, shape";
+  core::TextTable t({{"rank", ""},
+                     {"mesh", "", core::Align::kLeft},
+                     {"names", "", core::Align::kLeft},
+                     {"step", "ms"},
+                     {"compute", "ms"},
+                     {"exposed", "ms"},
+                     {"comm", "ms"},
+                     {"memory", "GiB"},
+                     {"status", "", core::Align::kLeft},
+                     {"note", "", core::Align::kLeft}},
+                    title);
+  const auto ms = [](double us) { return core::format_fixed(us / 1000.0, 3); };
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const sweep::SweepRow& row = r.rows[i];
+    const sweep::MeshEvaluation& e = row.evaluation;
+    std::string note = e.note;
+    if (!row.tp_within_node) note = "tp spans nodes" + std::string(note.empty() ? "" : "; ") + note;
+    t.add_row({std::to_string(i + 1), sweep::shape_label(row.mesh.shape),
+               core::join(row.mesh.names, ","), ms(e.step_time_us), ms(e.compute_us),
+               ms(e.exposed_us), ms(e.communication_us),
+               core::format_fixed(static_cast<double>(e.memory_bytes_per_rank) / (1 << 30), 2),
+               status_text(row), note});
+  }
+  print_text(t.render());
+}
+
+int run(const Options& o) {
+  auto request = read_request(o);
+  if (!request.ok()) return report("sweep", request.error());
+  Request& q = *request;
+  ProgressBar bar(ProgressBar::wanted(o.json), "sweep");
+  sweep::SweepOptions so;
+  so.threads = q.threads;
+  so.on_progress = [&bar](const sweep::SweepProgress& p) {
+    bar.update(p.done, p.total, sweep::shape_label(p.last->shape));
+  };
+  auto result = sweep::run_sweep(q.setup, q.candidates, *q.evaluator, so);
+  bar.finish();
+  if (!result.ok()) return report("sweep", result.error());
+  if (!o.csv.empty()) {
+    auto w = core::write_text_file(o.csv, sweep::sweep_csv(*result), "--csv file");
+    if (!w.ok()) return report("sweep", w.error());
+  }
+  if (!o.html.empty()) {
+    auto w = core::write_text_file(o.html, sweep::sweep_html(*result), "--html file");
+    if (!w.ok()) return report("sweep", w.error());
+  }
+  if (o.json) {
+    print_json(sweep::sweep_json(*result));
+  } else {
+    print_table(*result);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action setup_sweep(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  app.add_option("--model", o->model, "Model file (configs/models/*.json)");
+  app.add_option("--world", o->world, "Ranks to factor into meshes, e.g. 64");
+  app.add_option("--gpus-per-node", o->gpus_per_node,
+                 "GPUs used per node (rank r is on node r / N); default: the profile's");
+  app.add_option("--hardware", o->hardware, "Hardware profile name or JSON file")
+      ->capture_default_str();
+  app.add_option("--dims", o->dims, "Mesh dim counts to try, each in 1..3")->capture_default_str();
+  app.add_option("--memory-limit", o->memory_limit,
+                 "Memory per rank, e.g. 80GiB, or none; default: the profile's HBM capacity");
+  app.add_option("--layers", o->layers, "Override the model's layer count");
+  app.add_option("--threads", o->threads, "Worker threads (0: one per hardware thread)")
+      ->capture_default_str();
+  app.add_option("--time-limit", o->time_limit_s,
+                 "Exact solver time limit per mesh, in seconds (a mesh that reaches it is noted)")
+      ->capture_default_str();
+  app.add_flag("--no-flatten", o->no_flatten,
+               "Create no flattened meshes (default: the data-parallel dims and the whole mesh)");
+  app.add_option("--csv", o->csv, "Also write the ranking as CSV to this file");
+  app.add_option("--html", o->html, "Also write a self-contained HTML report with charts");
+  add_json_flag(app, o->json);
+  return [o] { return run(*o); };
+}
+
+}  // namespace dtplan::cli

@@ -1,0 +1,59 @@
+#include "sweep/plan_evaluator.h"
+
+#include "sim/timeline.h"
+
+namespace dtplan::sweep {
+
+namespace {
+
+MeshEvaluation plan_total(const plan::Plan& plan) {
+  MeshEvaluation e;
+  e.step_time_us = plan.cost.total_us;
+  e.compute_us = plan.cost.compute_us;
+  e.communication_us = plan.cost.communication_us;
+  e.exposed_us = plan.cost.communication_us;
+  return e;
+}
+
+}  // namespace
+
+core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
+                                           const PlanEvaluatorOptions& options) {
+  MeshEvaluation e;
+  if (options.step == StepModel::kPlanTotal) {
+    e = plan_total(plan);
+  } else {
+    auto timeline = sim::simulate_step(plan, options.timeline);
+    if (timeline.ok()) {
+      e.step_time_us = timeline->step_time_us;
+      e.compute_us = timeline->compute_us;
+      e.communication_us = timeline->communication_us;
+      e.exposed_us = timeline->exposed_communication_us;
+    } else if (timeline.error().kind == core::ErrorKind::kUnsupported) {
+      e = plan_total(plan);
+      e.note = "not simulated (" + timeline.error().message + "): plan total, no overlap";
+    } else {
+      return timeline.error();
+    }
+  }
+  e.memory_bytes_per_rank = plan.memory.peak_bytes_per_rank;
+  e.optimal = plan.solver.optimal;
+  e.feasible = true;
+  if (!e.optimal && plan.solver.name == "exact") {
+    e.note += std::string(e.note.empty() ? "" : "; ") +
+              "exact solver stopped before proving optimality (time limit)";
+  }
+  return e;
+}
+
+core::Result<MeshEvaluation> PlanEvaluator::evaluate(const MeshCandidate& candidate) const {
+  DTPLAN_TRY(plan::Plan plan, plan_(candidate));
+  return evaluate_plan(plan, options_);
+}
+
+std::string PlanEvaluator::description() const {
+  return options_.planner + (options_.step == StepModel::kSimulate ? " + step simulator"
+                                                                   : " + plan total (no overlap)");
+}
+
+}  // namespace dtplan::sweep

@@ -1,0 +1,145 @@
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/text_file.h"
+#include "support/cli.h"
+#include "support/mesh_gen.h"
+#include "support/xml_check.h"
+
+namespace dtplan::testing {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A 50-node traced graph (two gated-MLP layers) that the exact solver plans in well under a
+// second per mesh, on the 1-D and 2-D meshes of 8 ranks.
+const std::string kBase = "sweep --model tests/data/fx_export_sample.json --world 8";
+const std::string kTiny = kBase + " --gpus-per-node 8 --dims 1,2";
+
+TEST_CASE("sweep cli: every mesh of 8 ranks, planned and ranked, best first") {
+  const Json doc = Json::parse(cli_output(kTiny + " --json"));
+  CHECK(doc["model"] == "GatedMLP");
+  CHECK(doc["world"] == 8);
+  CHECK(doc["dims"] == Json::array({1, 2}));
+  CHECK(doc["candidates"] == 3);
+  CHECK(doc["evaluator"] == "exact solver + step simulator");
+  const Json& results = doc["results"];
+  REQUIRE(results.size() == 3);
+  std::vector<Json> shapes;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Json& r = results[i];
+    CHECK(r["rank"] == i + 1);
+    shapes.push_back(r["shape"]);
+    CHECK(json_keys(r.dump()) ==
+          std::vector<std::string>{"rank", "shape", "names", "flatten", "step_time_us",
+                                   "compute_us", "communication_us", "exposed_us", "other_us",
+                                   "memory_bytes_per_rank", "fits_memory", "feasible", "optimal",
+                                   "tp_within_node", "note"});
+    const std::size_t k = r["shape"].size();
+    CHECK(r["names"] == (k == 1   ? Json::array({"dp"})
+                         : k == 2 ? Json::array({"dp", "tp"})
+                                  : Json::array({"dp", "cp", "tp"})));
+    if (r["feasible"] == true) {
+      CHECK(r["step_time_us"].get<double>() > 0);
+      CHECK(r["compute_us"].get<double>() <= r["step_time_us"].get<double>());
+      CHECK(r["exposed_us"].get<double>() <= r["communication_us"].get<double>());
+      CHECK(r["memory_bytes_per_rank"].get<std::int64_t>() > 0);
+      CHECK(r["optimal"] == true);
+    }
+    if (i > 0 && r["feasible"] == true && results[i - 1]["fits_memory"] == r["fits_memory"]) {
+      const double prev = results[i - 1]["step_time_us"].get<double>();
+      const double cur = r["step_time_us"].get<double>();
+      CHECK(prev <= cur);
+      if (prev == cur) {
+        CHECK(results[i - 1]["memory_bytes_per_rank"] <= r["memory_bytes_per_rank"]);
+      }
+    }
+  }
+  std::sort(shapes.begin(), shapes.end());
+  CHECK(shapes == std::vector<Json>{Json::array({2, 4}), Json::array({4, 2}), Json::array({8})});
+}
+
+TEST_CASE("sweep cli: the same output for any thread count") {
+  const std::string one = cli_output(kTiny + " --json --threads 1");
+  CHECK(cli_output(kTiny + " --json --threads 2") == one);
+  CHECK(cli_output(kTiny + " --json --threads 3") == one);
+  CHECK(cli_output(kTiny + " --threads 1") == cli_output(kTiny + " --threads 2"));
+}
+
+TEST_CASE("sweep cli: table, CSV and HTML agree on the ranking") {
+  const auto dir = std::filesystem::temp_directory_path() / "dtplan_sweep_cli";
+  std::filesystem::create_directories(dir);
+  const std::string csv = (dir / "s.csv").string();
+  const std::string html = (dir / "s.html").string();
+  const std::string table =
+      cli_output(kBase + " --dims 2 --csv '" + csv + "' --html '" + html + "'");
+  const Json doc = Json::parse(cli_output(kBase + " --dims 2 --json"));
+  CHECK(table.starts_with("# dtplan sweep: GatedMLP (2 layers) on 8 ranks, h100-dgx"));
+  std::vector<std::string> data;
+  std::istringstream lines(table);
+  for (std::string l; std::getline(lines, l);) {
+    if (!l.starts_with("#")) data.push_back(l);
+  }
+  REQUIRE(data.size() == 2);
+  const std::string csv_text = ok(core::read_text_file(csv, "csv"));
+  std::vector<std::string> csv_lines;
+  std::istringstream cl(csv_text);
+  for (std::string l; std::getline(cl, l);) csv_lines.push_back(l);
+  REQUIRE(csv_lines.size() == 3);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::string label = std::to_string(doc["results"][i]["shape"][0].get<int>()) + "x" +
+                              std::to_string(doc["results"][i]["shape"][1].get<int>());
+    CHECK(csv_lines[i + 1].starts_with(std::to_string(i + 1) + "," + label + ","));
+    CHECK(data[i].find(" " + label + " ") != std::string::npos);
+  }
+  const std::string page = ok(core::read_text_file(html, "html"));
+  CHECK(parse_xml(page).ok());
+  CHECK(page.find("id=\"step-time-chart\"") != std::string::npos);
+  CHECK(page.find("id=\"memory-chart\"") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sweep cli: a progress bar on a terminal only") {
+  // In a pipe (as here) stderr stays empty (cli_output checks it).
+  cli_output(kBase + " --dims 2");
+  if (std::system("command -v script >/dev/null 2>&1") != 0) return;
+  const CliResult tty = run_cli("--version >/dev/null; TERM=xterm CI= script -qec \"'" +
+                                std::string(DTPLAN_EXE) + "' " + kBase + " --dims 2\" /dev/null");
+  CHECK(tty.exit_code == 0);
+  CHECK(tty.out.find("sweep [") != std::string::npos);
+  const CliResult ci = run_cli("--version >/dev/null; TERM=xterm CI=true script -qec \"'" +
+                               std::string(DTPLAN_EXE) + "' " + kBase + " --dims 2\" /dev/null");
+  CHECK(ci.exit_code == 0);
+  CHECK(ci.out.find("sweep [") == std::string::npos);
+}
+
+TEST_CASE("sweep cli: errors name the flag") {
+  CHECK(cli_failure("sweep --world 8", 2) ==
+        "dtplan sweep: error: --model: required (a model file)\n");
+  CHECK(cli_failure("sweep --model configs/models/llama3-tiny.json", 2) ==
+        "dtplan sweep: error: --world: required (the rank count)\n");
+  CHECK(cli_failure(kBase + " --dims 1,4", 2) ==
+        "dtplan sweep: error: --dims: 4 is not a mesh dim count in [1, 3]\n");
+  CHECK(cli_failure("sweep --model configs/models/llama3-tiny.json --world 7 --dims 2,3", 3) ==
+        "dtplan sweep: error: --world: 7 has no factorization into 2 or 3 dims of size >= 2 (try "
+        "--dims 1)\n");
+  CHECK(cli_failure("sweep --model configs/models/llama3-tiny.json --world 0", 2) ==
+        "dtplan sweep: error: --world: 0 is not a positive number\n");
+  CHECK(cli_failure(kTiny + " --memory-limit lots", 2)
+            .starts_with("dtplan sweep: error: --memory-limit"));
+  CHECK(cli_failure(kBase + " --gpus-per-node 16", 2) ==
+        "dtplan sweep: error: --gpus-per-node: 16 is above the 8 GPUs per node of h100-dgx\n");
+  CHECK(cli_failure(kTiny + " --time-limit 0", 2) ==
+        "dtplan sweep: error: --time-limit: 0.000000 is not a positive number of seconds\n");
+  CHECK(cli_failure(kTiny + " --threads -1", 2).starts_with("dtplan sweep: error: --threads"));
+  CHECK(cli_failure(kTiny + " --html /nonexistent/dir/x.html", 2)
+            .starts_with("dtplan sweep: error: "));
+  CHECK(cli_failure("sweep --model nope.json --world 8", 2).find("nope.json") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace dtplan::testing
