@@ -5,12 +5,12 @@
 //   dtplan calibrate --replay RESULT... [--base h100-dgx] [--name NAME] [--out FILE] [--json]
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "cost/calibrate.h"
@@ -55,10 +55,9 @@ core::Result<cost::Calibration> run_calibration(const Options& o) {
   std::string name = o.name.empty() ? base.name + "-calibrated" : o.name;
   DTPLAN_TRY(cost::Calibration cal, cost::calibrate(base, runs, name));
   if (!o.out.empty()) {
-    std::ofstream file(o.out, std::ios::binary | std::ios::trunc);
-    file << cost::hardware_to_json(cal.profile);
-    file.close();
-    if (!file) return core::Error::bad_input("--out: cannot write '" + o.out + "'");
+    auto written =
+        core::write_text_file(o.out, cost::hardware_to_json(cal.profile), "hardware profile");
+    if (!written.ok()) return written.error().with_context("--out");
   }
   return cal;
 }

@@ -11,11 +11,11 @@
 // input, 3 unsupported, 4 the backend is not built or has no device.
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include "command.h"
+#include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "output.h"
@@ -182,10 +182,8 @@ void print_table(const replay::ReplaySource& source, const replay::ReplayReport&
 }
 
 core::Status write_out(const std::string& path, const replay::ReplayReport& r) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << replay::report_to_json(r);
-  file.close();
-  if (!file) return core::Error::bad_input("--out: cannot write '" + path + "'");
+  auto written = core::write_text_file(path, replay::report_to_json(r), "replay results file");
+  if (!written.ok()) return written.error().with_context("--out");
   return {};
 }
 

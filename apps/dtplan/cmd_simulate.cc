@@ -10,12 +10,12 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 #include <string>
 
 #include "command.h"
 #include "core/strings.h"
+#include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "hardware_arg.h"
@@ -40,17 +40,6 @@ struct Options {
   TimelineFlags timeline;
   bool json = false;
 };
-
-core::Result<std::string> read_text(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return core::Error::bad_input("--plan: cannot read '" + path + "'");
-  std::string text;
-  char buffer[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
-  std::fclose(f);
-  return text;
-}
 
 core::Result<sim::SimulateOptions> simulate_options(const Options& o,
                                                     const redist::MeshDescription& mesh) {
@@ -297,8 +286,8 @@ int run(const Options& o) {
   if (o.plan.empty()) {
     return report("simulate", core::Error::bad_input("--plan: required (a plan JSON file)"));
   }
-  auto text = read_text(o.plan);
-  if (!text.ok()) return report("simulate", text.error());
+  auto text = core::read_text_file(o.plan, "plan file");
+  if (!text.ok()) return report("simulate", text.error().with_context("--plan"));
   if (plan::is_model_plan_json(*text)) return run_model_plan(o, *text);
   return run_redistribution(o, *text);
 }

@@ -1,9 +1,7 @@
 #include "mesh_arg.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "core/strings.h"
+#include "core/text_file.h"
 
 namespace dtplan::cli {
 
@@ -28,11 +26,9 @@ core::Status add_flatten_args(mesh::MeshConfig& config, const std::vector<std::s
 }
 
 core::Result<mesh::MeshConfig> read_mesh_file(const std::string& path, const std::string& flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::Error::bad_input(flag + ": cannot read the mesh file " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return mesh::parse_mesh_config(text.str(), path);
+  auto text = core::read_text_file(path, "mesh file");
+  if (!text.ok()) return text.error().with_context(flag);
+  return mesh::parse_mesh_config(*text, path);
 }
 
 core::Result<mesh::LoadedMesh> build_mesh_arg(const mesh::MeshConfig& config,

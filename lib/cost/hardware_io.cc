@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "core/strings.h"
+#include "core/text_file.h"
 
 namespace dtplan::cost {
 
@@ -339,13 +338,8 @@ std::string hardware_to_json(const HardwareProfile& p) {
 }
 
 core::Result<HardwareProfile> load_hardware_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return core::Error::bad_input(path.string() + ": cannot read the hardware profile file");
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_hardware_json(s.str(), path.string());
+  DTPLAN_TRY(std::string text, core::read_text_file(path.string(), "hardware profile file"));
+  return parse_hardware_json(text, path.string());
 }
 
 ConfigSearch config_search(const std::filesystem::path& executable) {

@@ -4,12 +4,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include "core/strings.h"
+#include "core/text_file.h"
 
 namespace dtplan::cost {
 
@@ -232,11 +231,8 @@ core::Result<std::vector<NcclTestsRun>> parse_nccl_tests_log(std::string_view te
 }
 
 core::Result<std::vector<NcclTestsRun>> load_nccl_tests_log(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::Error::bad_input(path + ": cannot read the nccl-tests log");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_nccl_tests_log(s.str(), path);
+  DTPLAN_TRY(std::string text, core::read_text_file(path, "nccl-tests log"));
+  return parse_nccl_tests_log(text, path);
 }
 
 }  // namespace dtplan::cost

@@ -1,14 +1,13 @@
 #include "graph/graph_io.h"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 
 #include "core/limits.h"
 #include "core/strings.h"
+#include "core/text_file.h"
 #include "graph/validate.h"
 
 namespace dtplan::graph {
@@ -422,29 +421,15 @@ std::string graph_to_json(const Graph& graph) {
   return out;
 }
 
-Result<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return bad(path + ": cannot open file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return bad(path + ": read error");
-  return s.str();
-}
-
 Result<Graph> read_graph_file(const std::string& path) {
-  DTPLAN_TRY(std::string text, read_text_file(path));
+  DTPLAN_TRY(std::string text, core::read_text_file(path, "graph file"));
   auto graph = parse_graph_json(text);
   if (!graph.ok()) return graph.error().with_context(path);
   return graph;
 }
 
 Status write_graph_file(const Graph& graph, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error::internal(path + ": cannot open for writing");
-  out << graph_to_json(graph);
-  out.close();
-  if (!out) return Error::internal(path + ": write error");
-  return {};
+  return core::write_text_file(path, graph_to_json(graph), "graph file");
 }
 
 }  // namespace dtplan::graph

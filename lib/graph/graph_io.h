@@ -45,7 +45,4 @@ core::Status write_graph_file(const Graph& graph, const std::string& path);
 // position of the fault. Shared by the JSON loaders.
 core::Error json_syntax_error(std::string_view text);
 
-// Reads a whole file (kBadInput naming the path when it cannot be read). Shared by the loaders.
-core::Result<std::string> read_text_file(const std::string& path);
-
 }  // namespace dtplan::graph

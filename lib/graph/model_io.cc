@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "core/text_file.h"
 #include "graph/alias_pass.h"
 #include "graph/graph_io.h"
 #include "graph/layer_groups.h"
@@ -211,7 +212,7 @@ Result<Model> parse_model(std::string_view json_text, std::string_view what,
 }
 
 Result<Model> load_model(const std::string& path, const ModelOverrides& overrides) {
-  DTPLAN_TRY(std::string text, read_text_file(path));
+  DTPLAN_TRY(std::string text, core::read_text_file(path, "model file"));
   return parse_model(text, path, overrides);
 }
 

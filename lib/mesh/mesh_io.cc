@@ -1,12 +1,11 @@
 #include "mesh/mesh_io.h"
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/strings.h"
+#include "core/text_file.h"
 #include "layout/layout_text.h"
 #include "mesh/mesh_ops.h"
 
@@ -185,11 +184,8 @@ core::Result<LoadedMesh> build_mesh(const MeshConfig& config, std::string_view s
 }
 
 core::Result<LoadedMesh> load_mesh_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::Error::bad_input(path + ": cannot read the mesh file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  DTPLAN_TRY(MeshConfig config, parse_mesh_config(text.str(), path));
+  DTPLAN_TRY(std::string text, core::read_text_file(path, "mesh file"));
+  DTPLAN_TRY(MeshConfig config, parse_mesh_config(text, path));
   return build_mesh(config, path);
 }
 

@@ -1,10 +1,9 @@
 #include "replay/replay_report_io.h"
 
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/text_file.h"
 #include "placement/placement_text.h"
 
 namespace dtplan::replay {
@@ -347,11 +346,8 @@ core::Result<ReplayReport> read_report_json(std::string_view text, std::string_v
 }
 
 core::Result<ReplayReport> load_report_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::Error::bad_input("cannot read the replay results file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return read_report_json(text.str(), path);
+  DTPLAN_TRY(std::string text, core::read_text_file(path, "replay results file"));
+  return read_report_json(text, path);
 }
 
 }  // namespace dtplan::replay

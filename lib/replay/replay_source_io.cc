@@ -1,9 +1,8 @@
 #include "replay/replay_source_io.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "core/text_file.h"
 #include "plan/plan_io.h"
 #include "redist/redist_plan_io.h"
 
@@ -32,11 +31,9 @@ core::Result<ReplaySource> read_replay_source(std::string_view text, std::string
 }
 
 core::Result<ReplaySource> load_replay_source(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::Error::bad_input("--plan: cannot read the plan file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return read_replay_source(text.str(), path);
+  auto text = core::read_text_file(path, "plan file");
+  if (!text.ok()) return text.error().with_context("--plan");
+  return read_replay_source(*text, path);
 }
 
 }  // namespace dtplan::replay

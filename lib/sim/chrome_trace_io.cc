@@ -1,8 +1,9 @@
 #include "sim/chrome_trace_io.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+
+#include "core/text_file.h"
 
 namespace dtplan::sim {
 
@@ -85,12 +86,7 @@ std::string chrome_trace_json(const Timeline& tl) {
 }
 
 core::Status write_chrome_trace(const Timeline& timeline, const std::filesystem::path& path) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return core::Error::bad_input(path.string() + ": cannot open for writing");
-  out << chrome_trace_json(timeline);
-  out.close();
-  if (!out) return core::Error::bad_input(path.string() + ": write failed");
-  return {};
+  return core::write_text_file(path.string(), chrome_trace_json(timeline), "trace file");
 }
 
 }  // namespace dtplan::sim

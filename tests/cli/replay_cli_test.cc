@@ -116,7 +116,9 @@ TEST_CASE("cli replay: the NCCL backend without a GPU or without the build exits
 TEST_CASE("cli replay and calibrate --replay: errors") {
   write_plan();
   CHECK(cli_failure("replay --plan /nonexistent/p.json", 2) ==
-        "dtplan replay: error: --plan: cannot read the plan file '/nonexistent/p.json'\n");
+        "dtplan replay: error: --plan: cannot read the plan file /nonexistent/p.json: No such file "
+        "or "
+        "directory\n");
   CHECK(cli_failure("replay --plan " + kPlan + " --iters 0", 2).find("--iters") !=
         std::string::npos);
   CHECK(cli_failure("replay --plan " + kPlan + " --backend gloo", 2).find("--backend") !=

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/text_file.h"
 #include "graph/graph_io.h"
 #include "graph/graph_stats.h"
 #include "graph/validate.h"
@@ -26,7 +27,7 @@ TEST_CASE("model files: the shipped LLaMA3 configurations") {
                         Want{"llama3-tiny", 64, 2, 4, 2, 128, 106816}}) {
     CAPTURE(w.file);
     const std::string path = source_path(std::string("configs/models/") + w.file + ".json");
-    auto config = parse_llama3_config(read_text_file(path).value());
+    auto config = parse_llama3_config(core::read_text_file(path, "model file").value());
     REQUIRE_MESSAGE(config.ok(), config.error().message);
     CHECK(config->name == w.file);
     CHECK(config->dim == w.dim);
@@ -88,7 +89,8 @@ TEST_CASE("model files: errors name the file and the field") {
         "dtplan does not model)");
   auto missing = load_model("/nonexistent/model.json");
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().message == "/nonexistent/model.json: cannot open file");
+  CHECK(missing.error().message ==
+        "cannot read the model file /nonexistent/model.json: No such file or directory");
 }
 
 TEST_CASE("model files: a builder graph written out loads back unchanged") {
@@ -155,7 +157,7 @@ TEST_CASE("export script: compiles, degrades without torch, emits the sample's f
     auto r =
         std::system(("python3 -B '" + script + "' mod:fn 2>/tmp/dtplan_export_err.txt").c_str());
     CHECK(WEXITSTATUS(r) == 2);
-    std::string err = read_text_file("/tmp/dtplan_export_err.txt").value();
+    std::string err = core::read_text_file("/tmp/dtplan_export_err.txt", "log").value();
     CHECK(err.find("PyTorch is not installed") != std::string::npos);
     std::remove("/tmp/dtplan_export_err.txt");
   }

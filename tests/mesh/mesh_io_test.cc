@@ -116,7 +116,7 @@ TEST_CASE("mesh files: parse errors name the file and the field") {
   long_list += R"("x"]})";
   CHECK(parse_error(long_list).ends_with("..."));
   CHECK(error_of(load_mesh_file("/nonexistent/m.json")) ==
-        "/nonexistent/m.json: cannot read the mesh file");
+        "cannot read the mesh file /nonexistent/m.json: No such file or directory");
 }
 
 TEST_CASE("mesh files: mesh errors name the file and the field") {

@@ -57,7 +57,7 @@ TEST_CASE("replay source: errors") {
   CHECK(err("{\"steps\": 1}").kind == core::ErrorKind::kBadInput);
   CHECK(err("{\"format\": \"dtplan-plan\"}").kind == core::ErrorKind::kBadInput);
   CHECK(load_replay_source("/nonexistent/p.json").error().message ==
-        "--plan: cannot read the plan file '/nonexistent/p.json'");
+        "--plan: cannot read the plan file /nonexistent/p.json: No such file or directory");
 }
 
 }  // namespace
