@@ -4,7 +4,10 @@
 //   dtplan plan --model configs/models/llama3-8b.json --mesh configs/meshes/8x8.json
 //               [--layers N] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
-//               [--out plan.json] [--json]
+//               [--threads N] [--out plan.json] [--json]
+//
+// --threads: the exact solver's worker threads (0, the default: one per hardware thread); the
+// plan is identical for every count.
 //
 // Human output: a header, the strategy of every op grouped by layer (consecutive layers with the
 // same strategies print once, "layers 0-31 (x32)"), the cost breakdown, the collectives, the
@@ -13,9 +16,11 @@
 // redistribution count; --out writes the whole plan (plan_io.h).
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "collective/collective.h"
@@ -45,6 +50,7 @@ struct Options {
   std::string hardware;
   std::string cost_model = "nccl";
   double time_limit_s = 60;
+  std::int32_t threads = 0;
   std::string out;
   bool json = false;
 };
@@ -68,6 +74,12 @@ core::Result<strategy::ModelPlan> run_plan(const Options& o) {
   }
   if (!(o.time_limit_s > 0)) return core::Error::bad_input("--time-limit: must be > 0");
   options.solve.time_limit_s = o.time_limit_s;
+  if (o.threads < 0 || o.threads > 1024) {
+    return core::Error::bad_input("--threads: " + std::to_string(o.threads) +
+                                  " is not in [0, 1024] (0: one per hardware thread)");
+  }
+  options.solve.threads =
+      o.threads > 0 ? o.threads : static_cast<std::int32_t>(std::max(1U, std::thread::hardware_concurrency()));
   DTPLAN_TRY(mesh::MeshConfig config, read_mesh_file(o.mesh, "--mesh"));
   DTPLAN_TRY(mesh::LoadedMesh loaded, build_mesh_arg(config, o.mesh, {}, "--mesh"));
   const std::string hardware = !o.hardware.empty()        ? o.hardware
@@ -278,6 +290,9 @@ Action setup_plan(CLI::App& app) {
                  "Redistribution cost model: nccl | dtensor (PyTorch's)")
       ->capture_default_str();
   app.add_option("--time-limit", o->time_limit_s, "Solver time limit in seconds")
+      ->capture_default_str();
+  app.add_option("--threads", o->threads,
+                 "Exact solver threads (0: one per hardware thread); the plan does not depend on it")
       ->capture_default_str();
   app.add_option("--out", o->out, "Write the whole plan (ops, redistributions) as JSON here");
   add_json_flag(app, o->json);

@@ -7,7 +7,82 @@
 namespace dtplan::solve::detail {
 
 namespace {
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::int64_t kRunsBetweenChecks = 4096;
+
+std::size_t view_readers(const BucketView& v, std::size_t digit) {
+  std::size_t n = 0;
+  for (const auto& strides : v.sep_stride) n += strides[digit] != 0 ? 1 : 0;
+  return n;
+}
+
+// Walks the separator digits other than the run digit in row-major order, keeping each table's
+// read offset and the message's write offset of the run's first entry.
+class RunWalker {
+ public:
+  RunWalker(const BucketView& view, std::int64_t run) : view_(view) {
+    const std::size_t m = view.sep_dims.size();
+    std::int64_t stride = 1;
+    out_stride_.assign(m, 0);
+    for (std::size_t k = m; k-- > 0;) {
+      out_stride_[k] = stride;
+      stride *= view.sep_dims[k];
+    }
+    for (std::size_t k = 0; k < m; ++k) {
+      if (static_cast<std::int32_t>(k) != view.run_digit) digits_.push_back(k);
+    }
+    digit_.assign(digits_.size(), 0);
+    for (std::size_t d = digits_.size(); d-- > 0;) {
+      const std::int32_t dim = view.sep_dims[digits_[d]];
+      digit_[d] = static_cast<std::int32_t>(run % dim);
+      run /= dim;
+    }
+    offset_.assign(view.tables.size(), 0);
+    for (std::size_t d = 0; d < digits_.size(); ++d) {
+      for (std::size_t j = 0; j < offset_.size(); ++j) {
+        offset_[j] += digit_[d] * view.sep_stride[j][digits_[d]];
+      }
+      out_ += digit_[d] * out_stride_[digits_[d]];
+    }
+  }
+
+  void next() {
+    for (std::size_t d = digits_.size(); d-- > 0;) {
+      const std::size_t k = digits_[d];
+      ++digit_[d];
+      for (std::size_t j = 0; j < offset_.size(); ++j) offset_[j] += view_.sep_stride[j][k];
+      out_ += out_stride_[k];
+      if (digit_[d] < view_.sep_dims[k]) return;
+      for (std::size_t j = 0; j < offset_.size(); ++j) {
+        offset_[j] -= view_.sep_dims[k] * view_.sep_stride[j][k];
+      }
+      out_ -= view_.sep_dims[k] * out_stride_[k];
+      digit_[d] = 0;
+    }
+  }
+
+  [[nodiscard]] const std::vector<std::int64_t>& offsets() const { return offset_; }
+  [[nodiscard]] std::int64_t out() const { return out_; }
+  [[nodiscard]] std::int64_t run_out_stride() const { return out_stride_[view_.run_digit]; }
+
+ private:
+  const BucketView& view_;
+  std::vector<std::size_t> digits_;  // separator positions walked, outermost first
+  std::vector<std::int32_t> digit_;
+  std::vector<std::int64_t> offset_;
+  std::vector<std::int64_t> out_stride_;
+  std::int64_t out_ = 0;
+};
+
+void write_run(const double* best, std::int32_t run, double* out, std::int64_t step) {
+  if (step == 1) {
+    std::copy(best, best + run, out);
+  } else {
+    for (std::int32_t i = 0; i < run; ++i) out[i * step] = best[i];
+  }
+}
+
 }  // namespace
 
 BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x, std::int32_t x_dim,
@@ -42,6 +117,25 @@ BucketView make_view(const std::vector<const Factor*>& factors, std::int32_t x, 
       }
     }
   }
+  const std::size_t m = separator.size();
+  if (m > 0) {
+    std::size_t readers_best = view_readers(v, m - 1);
+    v.run_digit = static_cast<std::int32_t>(m - 1);
+    for (std::size_t k = m - 1; k-- > 0;) {
+      const std::size_t readers = view_readers(v, k);
+      if (readers < readers_best) {
+        readers_best = readers;
+        v.run_digit = static_cast<std::int32_t>(k);
+      }
+    }
+  }
+  for (int inner = 0; inner < 2; ++inner) {
+    for (std::size_t j = 0; j < v.tables.size(); ++j) {
+      const bool reads = v.run_digit >= 0 && v.sep_stride[j][v.run_digit] != 0;
+      if (reads == (inner == 1)) v.sum_order.push_back(static_cast<std::int32_t>(j));
+    }
+    if (inner == 0) v.outer_tables = static_cast<std::int32_t>(v.sum_order.size());
+  }
   return v;
 }
 
@@ -72,19 +166,11 @@ double scalar_entry(const BucketView& view, const std::vector<std::int64_t>& off
                     std::vector<double>& acc, std::int32_t* argmin) {
   const std::int32_t n = view.x_dim;
   double* a = acc.data();
-  if (view.tables.empty()) {
-    std::fill(a, a + n, 0.0);
-  }
-  for (std::size_t j = 0; j < view.tables.size(); ++j) {
+  std::fill(a, a + n, 0.0);
+  for (const std::int32_t j : view.sum_order) {
     const double* t = view.tables[j]->cost.data() + offsets[j];
     const std::int64_t xs = view.x_stride[j];
-    if (j == 0) {
-      if (xs == 1) {
-        std::copy(t, t + n, a);
-      } else {
-        for (std::int32_t x = 0; x < n; ++x) a[x] = t[x * xs];
-      }
-    } else if (xs == 1) {
+    if (xs == 1) {
       for (std::int32_t x = 0; x < n; ++x) a[x] += t[x];
     } else {
       for (std::int32_t x = 0; x < n; ++x) a[x] += t[x * xs];
@@ -100,6 +186,97 @@ double scalar_entry(const BucketView& view, const std::vector<std::int64_t>& off
   }
   if (argmin != nullptr) *argmin = arg;
   return best;
+}
+
+std::int64_t scalar_runs(const BucketView& view) {
+  return view.run_digit < 0 ? 1 : view.entries / view.sep_dims[view.run_digit];
+}
+
+bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end, double* out,
+                    const std::function<bool()>& late) {
+  const std::int32_t n = view.x_dim;
+  std::vector<double> base(static_cast<std::size_t>(n));
+  if (view.run_digit < 0) {
+    if (begin < end) out[0] = scalar_entry(view, std::vector<std::int64_t>(view.tables.size(), 0), base, nullptr);
+    return true;
+  }
+  const std::int32_t run = view.sep_dims[view.run_digit];
+  std::vector<double> sum(static_cast<std::size_t>(run));
+  std::vector<double> best(static_cast<std::size_t>(run));
+  RunWalker walk(view, begin);
+  const std::int64_t out_step = walk.run_out_stride();
+  const auto first_inner = view.sum_order.begin() + view.outer_tables;
+  for (std::int64_t r = begin; r < end; ++r, walk.next()) {
+    if ((r - begin) % kRunsBetweenChecks == 0 && late()) return false;
+    const std::vector<std::int64_t>& off = walk.offsets();
+    std::fill(base.begin(), base.end(), 0.0);
+    for (auto it = view.sum_order.begin(); it != first_inner; ++it) {
+      const double* t = view.tables[*it]->cost.data() + off[*it];
+      const std::int64_t xs = view.x_stride[*it];
+      for (std::int32_t x = 0; x < n; ++x) base[x] += t[x * xs];
+    }
+    double* b = best.data();
+    if (std::next(first_inner) == view.sum_order.end() && view.x_stride[*first_inner] == 1 &&
+        view.sep_stride[*first_inner][view.run_digit] != 1) {
+      // One table reads the run digit, contiguous in x: a min-reduction over x per run entry,
+      // in four lanes (min is exact, so the lanes do not change the value).
+      const double* t = view.tables[*first_inner]->cost.data() + off[*first_inner];
+      const std::int64_t is = view.sep_stride[*first_inner][view.run_digit];
+      const double* bx = base.data();
+      for (std::int32_t i = 0; i < run; ++i) {
+        const double* ti = t + i * is;
+        double m0 = kInf, m1 = kInf, m2 = kInf, m3 = kInf;
+        std::int32_t x = 0;
+        for (; x + 4 <= n; x += 4) {
+          const double v0 = bx[x] + ti[x], v1 = bx[x + 1] + ti[x + 1];
+          const double v2 = bx[x + 2] + ti[x + 2], v3 = bx[x + 3] + ti[x + 3];
+          m0 = v0 < m0 ? v0 : m0;
+          m1 = v1 < m1 ? v1 : m1;
+          m2 = v2 < m2 ? v2 : m2;
+          m3 = v3 < m3 ? v3 : m3;
+        }
+        for (; x < n; ++x) {
+          const double v = bx[x] + ti[x];
+          m0 = v < m0 ? v : m0;
+        }
+        m0 = m1 < m0 ? m1 : m0;
+        m2 = m3 < m2 ? m3 : m2;
+        b[i] = m2 < m0 ? m2 : m0;
+      }
+      write_run(b, run, out + walk.out(), out_step);
+      continue;
+    }
+    std::fill(best.begin(), best.end(), kInf);
+    for (std::int32_t x = 0; x < n; ++x) {
+      const double bx = base[x];
+      auto it = first_inner;
+      const double* t = view.tables[*it]->cost.data() + off[*it] + x * view.x_stride[*it];
+      const std::int64_t is = view.sep_stride[*it][view.run_digit];
+      if (std::next(it) == view.sum_order.end()) {  // one table reads the run digit: fused
+        if (is == 1) {
+          for (std::int32_t i = 0; i < run; ++i) {
+            const double v = bx + t[i];
+            b[i] = v < b[i] ? v : b[i];
+          }
+        } else {
+          for (std::int32_t i = 0; i < run; ++i) {
+            const double v = bx + t[i * is];
+            b[i] = v < b[i] ? v : b[i];
+          }
+        }
+        continue;
+      }
+      for (std::int32_t i = 0; i < run; ++i) sum[i] = bx + t[i * is];
+      for (++it; it != view.sum_order.end(); ++it) {
+        const double* u = view.tables[*it]->cost.data() + off[*it] + x * view.x_stride[*it];
+        const std::int64_t us = view.sep_stride[*it][view.run_digit];
+        for (std::int32_t i = 0; i < run; ++i) sum[i] += u[i * us];
+      }
+      for (std::int32_t i = 0; i < run; ++i) b[i] = sum[i] < b[i] ? sum[i] : b[i];
+    }
+    write_run(b, run, out + walk.out(), out_step);
+  }
+  return true;
 }
 
 void frontier_entry(const BucketView& view, const MemoryModel& memory,

@@ -6,12 +6,16 @@
 // happens; the forward pass and decode() both call them, so decoding reproduces the forward
 // values bit for bit.
 //
-// Scalar: value(s) = min_x Σ_f f(x, s), summed in bucket order; the argmin is the lowest x.
+// Scalar: value(s) = min_x Σ_f f(x, s), summed from 0 in the view's sum order (the tables not
+// reading the run digit, then those reading it, each group in bucket order); the argmin is the
+// lowest x. scalar_message() computes whole runs of the run digit at once: the sum of the tables
+// that do not read it is formed once per run, not once per entry.
 // Frontier: for each x, start from the point (0 bytes, Σ scalar factors), Minkowski-add the point
 // lists of the frontier factors in bucket order, pruning after each step; the entry is the pruned
 // union over x.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "solve/frontier.h"
@@ -27,6 +31,11 @@ struct BucketView {
   std::vector<std::int64_t> x_stride;                    // per table
   std::vector<std::vector<std::int64_t>> sep_stride;     // per table, per separator variable
   bool frontier = false;                                 // some table is a frontier table
+  // The separator position scalar_message walks innermost: the one read by the fewest tables
+  // (ties: the last); -1 without separator. sum_order[0, outer_tables) do not read it.
+  std::int32_t run_digit = -1;
+  std::vector<std::int32_t> sum_order;
+  std::int32_t outer_tables = 0;
   std::vector<std::int64_t> absorbed_min, absorbed_max;  // Σ over the frontier tables
 };
 
@@ -52,6 +61,15 @@ class Odometer {
 // `acc` is scratch of x_dim values.
 double scalar_entry(const BucketView& view, const std::vector<std::int64_t>& offsets,
                     std::vector<double>& acc, std::int32_t* argmin);
+
+// The runs of a scalar message: separator entries / the run digit's domain (1 without separator).
+std::int64_t scalar_runs(const BucketView& view);
+
+// Writes the entries of runs [begin, end) (row-major order of the other separator digits) into
+// the message table `out` (row-major over the separator); each value equals scalar_entry's bit
+// for bit. Stops early, returning false, when `late()` (asked every few thousand runs) is true.
+bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end, double* out,
+                    const std::function<bool()>& late);
 
 // Provenance of one frontier entry, recorded only when decoding.
 struct FrontierHistory {

@@ -152,14 +152,16 @@ bool Elimination::eliminate(std::size_t index) {
   };
   if (!bv.frontier) {
     table->cost.resize(static_cast<std::size_t>(bv.entries));
-    parallel_chunks(chunks, bv.entries, 1, [&](int, std::int64_t begin, std::int64_t end) {
-      std::vector<double> acc(static_cast<std::size_t>(bv.x_dim));
-      Odometer odo(bv, begin);
-      for (std::int64_t k = begin; k < end; ++k, odo.next()) {
-        if (timed_out(k - begin)) return;
-        table->cost[k] = scalar_entry(bv, odo.offsets(), acc, nullptr);
-      }
-    });
+    const std::int64_t runs = scalar_runs(bv);
+    const std::int64_t per_run = bv.entries / runs;
+    parallel_chunks(limits_.threads, runs,
+                    (kMinChunk + per_run - 1) / per_run,
+                    [&](int, std::int64_t begin, std::int64_t end) {
+                      scalar_message(bv, begin, end, table->cost.data(), [&] {
+                        if (Clock::now() > limits_.deadline) late = true;
+                        return late.load(std::memory_order_relaxed);
+                      });
+                    });
   } else {
     struct Chunk {
       std::vector<std::uint32_t> counts;

@@ -9,7 +9,11 @@ namespace dtplan::solve::detail {
 
 namespace {
 
-using Key = std::tuple<int, double, std::int64_t, std::int32_t>;  // (fill>0, message, fill, var)
+// The greedy rules tried, in this order (see the header).
+enum class Rule : std::uint8_t { kMinMessage, kMinFill, kWeightedFill };
+constexpr Rule kRules[] = {Rule::kMinMessage, Rule::kMinFill, Rule::kWeightedFill};
+
+using Key = std::tuple<double, double, double, std::int32_t>;  // rule's criteria, then the var
 
 class Graph {
  public:
@@ -33,13 +37,26 @@ class Graph {
     return std::binary_search(adj_[a].begin(), adj_[a].end(), b);
   }
 
-  [[nodiscard]] Key key(std::int32_t v) const {
+  [[nodiscard]] Key key(std::int32_t v, Rule rule) const {
     double message = 1;
-    std::int64_t fill = 0;
+    double fill = 0;           // missing edges among the neighbours
+    double weighted_fill = 0;  // Σ over them of the product of the two domains
     const auto& n = adj_[v];
     for (std::size_t i = 0; i < n.size(); ++i) {
       message *= domains_[n[i]];
-      for (std::size_t j = i + 1; j < n.size(); ++j) fill += adjacent(n[i], n[j]) ? 0 : 1;
+      for (std::size_t j = i + 1; j < n.size(); ++j) {
+        if (adjacent(n[i], n[j])) continue;
+        fill += 1;
+        weighted_fill += static_cast<double>(domains_[n[i]]) * domains_[n[j]];
+      }
+    }
+    switch (rule) {
+      case Rule::kMinFill:
+        return {fill, message, 0, v};
+      case Rule::kWeightedFill:
+        return {weighted_fill, message, 0, v};
+      case Rule::kMinMessage:
+        break;
     }
     return {fill > 0 ? 1 : 0, message, fill, v};
   }
@@ -70,16 +87,18 @@ class Graph {
 
 }  // namespace
 
-OrderPlan plan_order(const std::vector<std::int32_t>& domains,
-                     const std::vector<std::vector<std::int32_t>>& scopes,
-                     const std::vector<char>& eliminable) {
+namespace {
+
+OrderPlan greedy_order(const std::vector<std::int32_t>& domains,
+                       const std::vector<std::vector<std::int32_t>>& scopes,
+                       const std::vector<char>& eliminable, Rule rule) {
   Graph graph(domains, scopes);
   const auto n = static_cast<std::int32_t>(domains.size());
   std::vector<Key> current(domains.size());
   std::set<Key> queue;
   for (std::int32_t v = 0; v < n; ++v) {
     if (!eliminable[v]) continue;
-    current[v] = graph.key(v);
+    current[v] = graph.key(v, rule);
     queue.insert(current[v]);
   }
   std::vector<char> done(domains.size(), 0);
@@ -88,9 +107,11 @@ OrderPlan plan_order(const std::vector<std::int32_t>& domains,
     const Key best = *queue.begin();
     queue.erase(queue.begin());
     const std::int32_t v = std::get<3>(best);
+    double message = 1;
+    for (std::int32_t u : graph.neighbours(v)) message *= domains[u];
     plan.order.push_back(v);
-    plan.max_message_entries = std::max(plan.max_message_entries, std::get<1>(best));
-    plan.total_work += std::get<1>(best) * domains[v];
+    plan.max_message_entries = std::max(plan.max_message_entries, message);
+    plan.total_work += message * domains[v];
     plan.width = std::max(plan.width, static_cast<std::int32_t>(graph.neighbours(v).size()));
     done[v] = 1;
     const std::vector<std::int32_t> touched = graph.neighbours(v);
@@ -106,11 +127,29 @@ OrderPlan plan_order(const std::vector<std::int32_t>& domains,
     for (std::int32_t u : update) {
       if (!eliminable[u] || done[u]) continue;
       queue.erase(current[u]);
-      current[u] = graph.key(u);
+      current[u] = graph.key(u, rule);
       queue.insert(current[u]);
     }
   }
   return plan;
+}
+
+}  // namespace
+
+OrderPlan plan_order(const std::vector<std::int32_t>& domains,
+                     const std::vector<std::vector<std::int32_t>>& scopes,
+                     const std::vector<char>& eliminable) {
+  OrderPlan best;
+  bool first = true;
+  for (const Rule rule : kRules) {
+    OrderPlan plan = greedy_order(domains, scopes, eliminable, rule);
+    if (first || std::tie(plan.total_work, plan.max_message_entries) <
+                     std::tie(best.total_work, best.max_message_entries)) {
+      best = std::move(plan);
+      first = false;
+    }
+  }
+  return best;
 }
 
 std::vector<std::vector<std::int32_t>> remaining_scopes(

@@ -1,12 +1,18 @@
 #pragma once
 // Internal to lib/solve: a greedy elimination order for bucket elimination.
 //
-// Variables interact when they share a factor scope. The order eliminates, at every step, the
-// eliminable variable that is simplicial (its neighbours already form a clique: no fill-in) if one
-// exists, else the one whose message table (Π domains of its current neighbours) is smallest, then
-// the one with the least fill-in, then the lowest variable id (a written tie rule, so the order is
-// a pure function of the input). On the thin graphs of layered models (chains with residual skip
-// edges) this finds widths of 2 to 4.
+// Variables interact when they share a factor scope. Three greedy rules each build an order,
+// eliminating at every step the eliminable variable that ranks first:
+//   1. min-message: simplicial (its neighbours already form a clique: no fill-in) first, then the
+//      smallest message table (Π domains of its current neighbours), then the least fill-in;
+//   2. min-fill: the fewest fill-in edges, then the smallest message;
+//   3. weighted min-fill: the least Σ over fill-in edges of the product of their two domains,
+//      then the smallest message;
+// each with the lowest variable id last (a written tie rule). plan_order returns the order with
+// the least total work (then the smallest largest message, then the rule's rank above), so it is
+// a pure function of the input. On the thin graphs of layered models (chains with residual skip
+// edges) this finds widths of 2 to 4; on a LLaMA3 layer's forward+backward graph (width 5-6) the
+// fill rules cut the work several times over min-message alone.
 //
 // Example: a chain 0 - 1 - 2 with domains {4, 9, 4}. 0 and 2 are simplicial with message 9 (the
 // domain of 1); 0 wins on the lower id. Then 1 has message 4 (neighbour 2) and 2 has message 9, so

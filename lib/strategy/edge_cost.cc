@@ -28,11 +28,6 @@ bool is_forbidden_pair(const core::Error& error) {
   return error.kind == core::ErrorKind::kUnsupported;
 }
 
-std::size_t EdgeCoster::PairHash::operator()(
-    const std::pair<placement::TensorSpec, placement::TensorSpec>& p) const {
-  return mix(placement::hash_value(p.first), placement::hash_value(p.second));
-}
-
 std::size_t EdgeCoster::KeyHash::operator()(const EdgeMatrixKey& k) const {
   std::size_t h = mix(0, static_cast<std::uint32_t>(k.producer));
   h = mix(h, static_cast<std::uint32_t>(k.output));
@@ -52,25 +47,42 @@ core::Result<placement::TensorSpec> EdgeCoster::spec(const graph::TensorMeta& me
   return placement::TensorSpec::make(meta.shape, meta.dtype, placements, sizes_);
 }
 
+std::int32_t EdgeCoster::intern(placement::TensorSpec spec) {
+  const auto next = static_cast<std::int32_t>(specs_.size());
+  const auto [it, added] = spec_ids_.emplace(spec, next);
+  if (added) specs_.push_back(std::move(spec));
+  return it->second;
+}
+
+core::Result<double> EdgeCoster::pair_cost(std::int32_t src, std::int32_t dst) {
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) |
+      static_cast<std::uint32_t>(dst);
+  if (auto it = costs_.find(key); it != costs_.end()) return it->second;
+  // Uncached in the planner: only the cost is kept here; the few plans lowering needs are planned
+  // again through plan(), which caches them.
+  auto planned = planner_->plan_uncached(specs_[static_cast<std::size_t>(src)],
+                                         specs_[static_cast<std::size_t>(dst)], options_);
+  double cost = 0;
+  if (planned.ok()) {
+    cost = planned->total_cost_us;
+  } else if (is_forbidden_pair(planned.error())) {
+    cost = solve::kForbidden;
+  } else {
+    return std::move(planned).error();
+  }
+  costs_.emplace(key, cost);
+  return cost;
+}
+
 core::Result<double> EdgeCoster::cost_us(const graph::TensorMeta& meta, const Placements& src,
                                          const Placements& dst) {
   if (src == dst) return 0.0;
   if (cannot_redistribute(src, dst)) return solve::kForbidden;
   DTPLAN_TRY(placement::TensorSpec from, spec(meta, src));
   DTPLAN_TRY(placement::TensorSpec to, spec(meta, dst));
-  auto key = std::make_pair(std::move(from), std::move(to));
-  if (auto it = costs_.find(key); it != costs_.end()) return it->second;
-  auto planned = planner_->plan(key.first, key.second, options_);
-  double cost = 0;
-  if (planned.ok()) {
-    cost = (*planned)->total_cost_us;
-  } else if (is_forbidden_pair(planned.error())) {
-    cost = solve::kForbidden;
-  } else {
-    return std::move(planned).error();
-  }
-  costs_.emplace(std::move(key), cost);
-  return cost;
+  const std::int32_t a = intern(std::move(from));
+  return pair_cost(a, intern(std::move(to)));
 }
 
 core::Result<std::shared_ptr<const redist::RedistPlan>> EdgeCoster::plan(
@@ -84,11 +96,37 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
                                             std::span<const Placements> producer_options,
                                             std::span<const Placements> consumer_inputs) {
   if (auto it = matrices_.find(key); it != matrices_.end()) return it->second;
+  // Each row's and column's spec once; a spec that cannot be built fails only where cost_us
+  // would (a pair with different placements that DTensor can redistribute).
+  auto ids = [&](std::span<const Placements> list) {
+    std::vector<core::Result<std::int32_t>> out;
+    out.reserve(list.size());
+    for (const Placements& p : list) {
+      auto s = spec(meta, p);
+      out.push_back(s.ok() ? core::Result<std::int32_t>(intern(std::move(s).value()))
+                           : core::Result<std::int32_t>(std::move(s).error()));
+    }
+    return out;
+  };
+  const auto rows = ids(producer_options);
+  const auto cols = ids(consumer_inputs);
   auto m = std::make_shared<std::vector<double>>();
   m->reserve(producer_options.size() * consumer_inputs.size());
-  for (const Placements& src : producer_options) {
-    for (const Placements& dst : consumer_inputs) {
-      DTPLAN_TRY(double c, cost_us(meta, src, dst));
+  for (std::size_t j = 0; j < producer_options.size(); ++j) {
+    for (std::size_t o = 0; o < consumer_inputs.size(); ++o) {
+      const Placements& src = producer_options[j];
+      const Placements& dst = consumer_inputs[o];
+      if (src == dst) {
+        m->push_back(0.0);
+        continue;
+      }
+      if (cannot_redistribute(src, dst)) {
+        m->push_back(solve::kForbidden);
+        continue;
+      }
+      if (!rows[j].ok()) return rows[j].error();
+      if (!cols[o].ok()) return cols[o].error();
+      DTPLAN_TRY(double c, pair_cost(*rows[j], *cols[o]));
       m->push_back(c);
     }
   }

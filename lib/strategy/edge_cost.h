@@ -4,7 +4,9 @@
 // redist::Planner (its greedy or min-cost plan, with the flattened-mesh merge, under the `nccl`
 // model by default or DTensor's own `dtensor` model) and memoised twice:
 //   - per (source spec, target spec) -- the spec holds the global shape, dtype, placements and
-//     shard order -- so every edge of the graph moving the same tensor the same way is priced once;
+//     shard order -- so every edge of the graph moving the same tensor the same way is priced once
+//     (specs are interned to small ids, so a memo look-up hashes two integers; matrix() builds
+//     each row's and column's spec once, not once per entry);
 //   - per edge matrix, keyed by what determines it (the producer's and consumer's enumeration,
 //     see GraphStrategies::distinct_index, the output read and the slot), so the identical
 //     decoder layers of LLaMA3 share their matrices.
@@ -77,18 +79,21 @@ class EdgeCoster {
   [[nodiscard]] std::size_t matrices_built() const { return matrices_.size(); }
 
  private:
-  struct PairHash {
-    std::size_t operator()(const std::pair<placement::TensorSpec, placement::TensorSpec>& p) const;
-  };
   struct KeyHash {
     std::size_t operator()(const EdgeMatrixKey& k) const;
   };
 
+  // The id of `spec` (interned on first sight).
+  std::int32_t intern(placement::TensorSpec spec);
+  // The cost between two interned specs (memoised).
+  core::Result<double> pair_cost(std::int32_t src, std::int32_t dst);
+
   std::unique_ptr<redist::Planner> planner_;
   std::vector<std::int64_t> sizes_;
   redist::PlanOptions options_;
-  std::unordered_map<std::pair<placement::TensorSpec, placement::TensorSpec>, double, PairHash>
-      costs_;
+  std::unordered_map<placement::TensorSpec, std::int32_t> spec_ids_;
+  std::vector<placement::TensorSpec> specs_;  // by id
+  std::unordered_map<std::uint64_t, double> costs_;  // (src id << 32 | dst id) -> cost
   std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> matrices_;
 };
 
