@@ -75,12 +75,11 @@ class RunWalker {
   std::int64_t out_ = 0;
 };
 
-void write_run(const double* best, std::int32_t run, double* out, std::int64_t step) {
-  if (step == 1) {
-    std::copy(best, best + run, out);
-  } else {
-    for (std::int32_t i = 0; i < run; ++i) out[i * step] = best[i];
-  }
+void write_run(const double* best, const double* best_x, std::int32_t run, double* out,
+               std::uint16_t* argmin, std::int64_t step) {
+  for (std::int32_t i = 0; i < run; ++i) out[i * step] = best[i];
+  if (argmin == nullptr) return;
+  for (std::int32_t i = 0; i < run; ++i) argmin[i * step] = static_cast<std::uint16_t>(best_x[i]);
 }
 
 }  // namespace
@@ -193,19 +192,33 @@ std::int64_t scalar_runs(const BucketView& view) {
 }
 
 bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end, double* out,
-                    const std::function<bool()>& late) {
+                    std::uint16_t* argmin, const std::function<bool()>& late) {
   const std::int32_t n = view.x_dim;
   std::vector<double> base(static_cast<std::size_t>(n));
   if (view.run_digit < 0) {
-    if (begin < end) out[0] = scalar_entry(view, std::vector<std::int64_t>(view.tables.size(), 0), base, nullptr);
+    if (begin < end) {
+      std::int32_t x = 0;
+      out[0] = scalar_entry(view, std::vector<std::int64_t>(view.tables.size(), 0), base, &x);
+      if (argmin != nullptr) argmin[0] = static_cast<std::uint16_t>(x);
+    }
     return true;
   }
   const std::int32_t run = view.sep_dims[view.run_digit];
   std::vector<double> sum(static_cast<std::size_t>(run));
   std::vector<double> best(static_cast<std::size_t>(run));
+  std::vector<double> best_x(static_cast<std::size_t>(run));  // as doubles: blends vectorise
   RunWalker walk(view, begin);
   const std::int64_t out_step = walk.run_out_stride();
   const auto first_inner = view.sum_order.begin() + view.outer_tables;
+  const bool one_inner = std::next(first_inner) == view.sum_order.end();
+  double* b = best.data();
+  double* bxs = best_x.data();
+  // Keeps the least value and the lowest x attaining it (x ascends, so strictly less).
+  auto keep = [&](std::int32_t i, double v, double x) {
+    const bool less = v < b[i];
+    bxs[i] = less ? x : bxs[i];
+    b[i] = less ? v : b[i];
+  };
   for (std::int64_t r = begin; r < end; ++r, walk.next()) {
     if ((r - begin) % kRunsBetweenChecks == 0 && late()) return false;
     const std::vector<std::int64_t>& off = walk.offsets();
@@ -215,54 +228,58 @@ bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end
       const std::int64_t xs = view.x_stride[*it];
       for (std::int32_t x = 0; x < n; ++x) base[x] += t[x * xs];
     }
-    double* b = best.data();
-    if (std::next(first_inner) == view.sum_order.end() && view.x_stride[*first_inner] == 1 &&
+    if (one_inner && view.x_stride[*first_inner] == 1 &&
         view.sep_stride[*first_inner][view.run_digit] != 1) {
-      // One table reads the run digit, contiguous in x: a min-reduction over x per run entry,
-      // in four lanes (min is exact, so the lanes do not change the value).
+      // One table reads the run digit, contiguous in x: a min-reduction over x per run entry in
+      // four lanes; min is exact, and each lane keeps its lowest x, so the lanes change nothing.
       const double* t = view.tables[*first_inner]->cost.data() + off[*first_inner];
       const std::int64_t is = view.sep_stride[*first_inner][view.run_digit];
       const double* bx = base.data();
       for (std::int32_t i = 0; i < run; ++i) {
         const double* ti = t + i * is;
-        double m0 = kInf, m1 = kInf, m2 = kInf, m3 = kInf;
+        double m[4] = {kInf, kInf, kInf, kInf};
+        std::int32_t mx[4] = {0, 0, 0, 0};
         std::int32_t x = 0;
         for (; x + 4 <= n; x += 4) {
-          const double v0 = bx[x] + ti[x], v1 = bx[x + 1] + ti[x + 1];
-          const double v2 = bx[x + 2] + ti[x + 2], v3 = bx[x + 3] + ti[x + 3];
-          m0 = v0 < m0 ? v0 : m0;
-          m1 = v1 < m1 ? v1 : m1;
-          m2 = v2 < m2 ? v2 : m2;
-          m3 = v3 < m3 ? v3 : m3;
+          for (int l = 0; l < 4; ++l) {
+            const double v = bx[x + l] + ti[x + l];
+            if (v < m[l]) {
+              m[l] = v;
+              mx[l] = x + l;
+            }
+          }
         }
         for (; x < n; ++x) {
           const double v = bx[x] + ti[x];
-          m0 = v < m0 ? v : m0;
+          if (v < m[0]) {
+            m[0] = v;
+            mx[0] = x;
+          }
         }
-        m0 = m1 < m0 ? m1 : m0;
-        m2 = m3 < m2 ? m3 : m2;
-        b[i] = m2 < m0 ? m2 : m0;
+        int lane = 0;
+        for (int l = 1; l < 4; ++l) {
+          if (m[l] < m[lane] || (m[l] == m[lane] && mx[l] < mx[lane])) lane = l;
+        }
+        b[i] = m[lane];
+        bxs[i] = mx[lane];
       }
-      write_run(b, run, out + walk.out(), out_step);
+      write_run(b, bxs, run, out + walk.out(), argmin != nullptr ? argmin + walk.out() : nullptr,
+                out_step);
       continue;
     }
     std::fill(best.begin(), best.end(), kInf);
+    std::fill(best_x.begin(), best_x.end(), 0.0);
     for (std::int32_t x = 0; x < n; ++x) {
       const double bx = base[x];
+      const auto fx = static_cast<double>(x);
       auto it = first_inner;
       const double* t = view.tables[*it]->cost.data() + off[*it] + x * view.x_stride[*it];
       const std::int64_t is = view.sep_stride[*it][view.run_digit];
-      if (std::next(it) == view.sum_order.end()) {  // one table reads the run digit: fused
+      if (one_inner) {  // one table reads the run digit: fused
         if (is == 1) {
-          for (std::int32_t i = 0; i < run; ++i) {
-            const double v = bx + t[i];
-            b[i] = v < b[i] ? v : b[i];
-          }
+          for (std::int32_t i = 0; i < run; ++i) keep(i, bx + t[i], fx);
         } else {
-          for (std::int32_t i = 0; i < run; ++i) {
-            const double v = bx + t[i * is];
-            b[i] = v < b[i] ? v : b[i];
-          }
+          for (std::int32_t i = 0; i < run; ++i) keep(i, bx + t[i * is], fx);
         }
         continue;
       }
@@ -272,9 +289,10 @@ bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end
         const std::int64_t us = view.sep_stride[*it][view.run_digit];
         for (std::int32_t i = 0; i < run; ++i) sum[i] += u[i * us];
       }
-      for (std::int32_t i = 0; i < run; ++i) b[i] = sum[i] < b[i] ? sum[i] : b[i];
+      for (std::int32_t i = 0; i < run; ++i) keep(i, sum[i], fx);
     }
-    write_run(b, run, out + walk.out(), out_step);
+    write_run(b, bxs, run, out + walk.out(), argmin != nullptr ? argmin + walk.out() : nullptr,
+              out_step);
   }
   return true;
 }

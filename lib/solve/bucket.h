@@ -66,10 +66,12 @@ double scalar_entry(const BucketView& view, const std::vector<std::int64_t>& off
 std::int64_t scalar_runs(const BucketView& view);
 
 // Writes the entries of runs [begin, end) (row-major order of the other separator digits) into
-// the message table `out` (row-major over the separator); each value equals scalar_entry's bit
-// for bit. Stops early, returning false, when `late()` (asked every few thousand runs) is true.
+// the message table `out` (row-major over the separator) and, when `argmin` is not null, the
+// lowest minimizing x of each entry at the same index; each value and x equal scalar_entry's bit
+// for bit. @pre x_dim <= 65536 when argmin is asked for. Stops early, returning false, when
+// `late()` (asked every few thousand runs) is true.
 bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end, double* out,
-                    const std::function<bool()>& late);
+                    std::uint16_t* argmin, const std::function<bool()>& late);
 
 // Provenance of one frontier entry, recorded only when decoding.
 struct FrontierHistory {

@@ -85,12 +85,15 @@ Elimination::View Elimination::view(const Bucket& b) const {
 Elimination Elimination::run(std::vector<std::int32_t> domains, std::vector<Factor> factors,
                              const std::vector<std::int32_t>& order, const MemoryModel& memory,
                              const Limits& limits, std::int64_t mini_bucket_entries,
-                             std::shared_ptr<const Outside> outside) {
+                             std::shared_ptr<const Outside> outside, Retain retain) {
   Elimination e;
+  e.retain_ = retain;
+  e.inputs_ = factors.size();
   e.domains_ = std::move(domains);
   e.memory_ = mini_bucket_entries > 0 ? MemoryModel{} : memory;
   e.outside_ = std::move(outside);
   e.limits_ = limits;
+  e.mini_bucket_ = mini_bucket_entries > 0;
   for (Factor& f : factors) {
     if (mini_bucket_entries > 0) f.table = scalar_projection(f.table);
     e.factors_.push_back(std::move(f));
@@ -132,6 +135,11 @@ Elimination Elimination::run(std::vector<std::int32_t> domains, std::vector<Fact
   return e;
 }
 
+bool Elimination::keeps_argmins(const BucketView& view) const {
+  return retain_ == Retain::kArgmins && !mini_bucket_ && !view.frontier &&
+         view.x_dim <= std::numeric_limits<std::uint16_t>::max() + 1;
+}
+
 bool Elimination::eliminate(std::size_t index) {
   Bucket& b = buckets_[index];
   for (std::int32_t id : b.factor_ids) consumed_[id] = 1;
@@ -152,12 +160,13 @@ bool Elimination::eliminate(std::size_t index) {
   };
   if (!bv.frontier) {
     table->cost.resize(static_cast<std::size_t>(bv.entries));
+    if (keeps_argmins(bv)) b.argmin.resize(static_cast<std::size_t>(bv.entries));
+    std::uint16_t* argmin = b.argmin.empty() ? nullptr : b.argmin.data();
     const std::int64_t runs = scalar_runs(bv);
     const std::int64_t per_run = bv.entries / runs;
-    parallel_chunks(limits_.threads, runs,
-                    (kMinChunk + per_run - 1) / per_run,
+    parallel_chunks(limits_.threads, runs, (kMinChunk + per_run - 1) / per_run,
                     [&](int, std::int64_t begin, std::int64_t end) {
-                      scalar_message(bv, begin, end, table->cost.data(), [&] {
+                      scalar_message(bv, begin, end, table->cost.data(), argmin, [&] {
                         if (Clock::now() > limits_.deadline) late = true;
                         return late.load(std::memory_order_relaxed);
                       });
@@ -210,6 +219,11 @@ bool Elimination::eliminate(std::size_t index) {
   }
   ++stats_.messages;
   stats_.max_message_entries = std::max(stats_.max_message_entries, bv.entries);
+  if (!b.argmin.empty()) {  // decode reads the argmins: the consumed messages can go
+    for (std::int32_t id : b.factor_ids) {
+      if (static_cast<std::size_t>(id) >= inputs_) factors_[id].table.reset();
+    }
+  }
   b.message = static_cast<std::int32_t>(factors_.size());
   factors_.push_back({std::move(table), b.separator});
   consumed_.push_back(0);
@@ -299,6 +313,16 @@ core::Status Elimination::decode(std::vector<std::int32_t>& assignment,
     const Bucket& b = buckets_[i];
     if (b.factor_ids.empty()) {
       assignment[b.var] = 0;
+      continue;
+    }
+    if (!b.argmin.empty()) {
+      std::int64_t entry = 0;
+      for (std::int32_t s : b.separator) {
+        const std::int32_t label = assignment[s];
+        if (label < 0) return core::Error::internal("decode: separator variable without a label");
+        entry = entry * domains_[s] + label;
+      }
+      assignment[b.var] = b.argmin[static_cast<std::size_t>(entry)];
       continue;
     }
     const View v = view(b);

@@ -30,6 +30,8 @@ namespace dtplan::solve::detail {
 
 using Clock = std::chrono::steady_clock;
 
+struct BucketView;  // bucket.h
+
 struct Limits {
   Clock::time_point deadline = Clock::time_point::max();
   std::int64_t max_points = std::int64_t{1} << 26;  // frontier points in one message
@@ -37,6 +39,12 @@ struct Limits {
 };
 
 enum class RunStatus : std::uint8_t { kComplete, kTimeLimit, kPointLimit };
+
+// What a run keeps for decode(): every message (outside_tables() needs them), or, for scalar
+// buckets, only each entry's minimizing label (2 bytes instead of 8), freeing every message a
+// scalar bucket consumed as soon as that bucket is done: the solver's footprint is then the live
+// messages, not all of them. Frontier buckets keep their inputs either way.
+enum class Retain : std::uint8_t { kMessages, kArgmins };
 
 // Per factor of an elimination, a table over its scope (empty when unknown): the least
 // Lagrangian cost everything outside the factor adds (see outside_tables()).
@@ -57,11 +65,13 @@ class Elimination {
   static Elimination run(std::vector<std::int32_t> domains, std::vector<Factor> factors,
                          const std::vector<std::int32_t>& order, const MemoryModel& memory,
                          const Limits& limits, std::int64_t mini_bucket_entries = 0,
-                         std::shared_ptr<const Outside> outside = nullptr);
+                         std::shared_ptr<const Outside> outside = nullptr,
+                         Retain retain = Retain::kMessages);
 
   [[nodiscard]] RunStatus status() const { return status_; }
   [[nodiscard]] const EliminationStats& stats() const { return stats_; }
-  // Inputs first (same indices as given), then the messages.
+  // Inputs first (same indices as given), then the messages (with Retain::kArgmins, the table
+  // of a message a scalar bucket consumed is null).
   [[nodiscard]] const std::vector<Factor>& factors() const { return factors_; }
   // Factors no bucket consumed: scopes hold only variables outside `order`.
   [[nodiscard]] const std::vector<std::int32_t>& remaining() const { return remaining_; }
@@ -76,6 +86,7 @@ class Elimination {
   core::Status decode(std::vector<std::int32_t>& assignment,
                       std::vector<std::int64_t>& targets) const;
 
+  // @pre the run retained its messages (Retain::kMessages).
   // The backward (min-marginal) pass of a complete scalar run: for every factor f consumed by a
   // bucket, out[f](s) = min over the bucket's other variables of out[message] + Σ the bucket's
   // other factors, i.e. the least cost of everything outside f given f's labels. `init` holds the
@@ -88,10 +99,12 @@ class Elimination {
     std::vector<std::int32_t> factor_ids;
     std::vector<std::int32_t> separator;  // ascending variable ids
     std::int32_t message = -1;
+    std::vector<std::uint16_t> argmin;  // Retain::kArgmins, scalar: per message entry
   };
   struct View;  // per-bucket strides, built on demand
 
   [[nodiscard]] View view(const Bucket& bucket) const;
+  [[nodiscard]] bool keeps_argmins(const BucketView& view) const;
   [[nodiscard]] const std::vector<double>* outside_for(std::size_t id) const;
   bool eliminate(std::size_t index);
 
@@ -100,6 +113,9 @@ class Elimination {
   std::vector<char> consumed_;
   std::vector<Bucket> buckets_;
   std::vector<std::int32_t> remaining_;
+  std::size_t inputs_ = 0;  // factors_[inputs_...] are messages
+  Retain retain_ = Retain::kMessages;
+  bool mini_bucket_ = false;
   MemoryModel memory_;
   std::shared_ptr<const Outside> outside_;
   Limits limits_;

@@ -185,7 +185,8 @@ std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
 
 Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProblem& problem,
                         const EngineOptions& options,
-                        const std::vector<std::shared_ptr<const Outside>>* sub_outside) {
+                        const std::vector<std::shared_ptr<const Outside>>* sub_outside,
+                        Retain retain) {
   Decomposition d;
   const auto touching = touching_factors(problem);
   std::vector<char> absorbed(problem.factors.size(), 0);  // factors inside a shared interior
@@ -195,7 +196,8 @@ Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProbl
     plan.shape = &shape;
     plan.sub = Elimination::run(
         block_domains(shape, problem), local_factors(shape, problem, touching), shape.order,
-        problem.memory, options.limits, 0, sub_outside != nullptr ? (*sub_outside)[g] : nullptr);
+        problem.memory, options.limits, 0, sub_outside != nullptr ? (*sub_outside)[g] : nullptr,
+        retain);
     if (plan.sub.status() != RunStatus::kComplete) {
       d.complete = false;
       d.stop = plan.sub.status();

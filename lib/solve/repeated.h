@@ -58,10 +58,12 @@ struct Decomposition {
 };
 
 // Splits `problem` (any variant with the factor structure the shapes were analysed on). With
-// `sub_outside` (per shape), the sub-eliminations use those outside tables (window filter).
+// `sub_outside` (per shape), the sub-eliminations use those outside tables (window filter);
+// `retain` is what they keep (Retain::kMessages where outside_tables() will be asked of them).
 Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProblem& problem,
                         const EngineOptions& options,
-                        const std::vector<std::shared_ptr<const Outside>>* sub_outside = nullptr);
+                        const std::vector<std::shared_ptr<const Outside>>* sub_outside = nullptr,
+                        Retain retain = Retain::kArgmins);
 
 // Fills in the interior labels of every block of a found solution of `d.global`.
 core::Status decode_blocks(const Decomposition& d, EngineSolution& solution);

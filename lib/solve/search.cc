@@ -108,7 +108,8 @@ class Search {
 
   void leaf(const std::vector<Factor>& factors) {
     const Elimination e = Elimination::run(p_.domains, factors, leaf_order_, p_.memory, o_.limits,
-                                           0, cutset_.empty() ? outside_ : nullptr);
+                                           0, cutset_.empty() ? outside_ : nullptr,
+                                           Retain::kArgmins);
     out_.elimination = e.stats();
     if (e.status() != RunStatus::kComplete) {
       stopped_ = true;

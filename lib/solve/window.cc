@@ -7,7 +7,7 @@ namespace dtplan::solve::detail {
 std::optional<OutsideSet> outside_set(const EngineProblem& scalar,
                                       const std::vector<GroupShape>& shapes,
                                       const EngineOptions& options) {
-  const Decomposition d = decompose(shapes, scalar, options);
+  const Decomposition d = decompose(shapes, scalar, options, nullptr, Retain::kMessages);
   if (!d.complete) return std::nullopt;
   const OrderPlan plan = leaf_plan(d.global);
   if (plan.max_message_entries > static_cast<double>(options.max_table_entries))

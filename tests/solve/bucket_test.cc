@@ -1,6 +1,7 @@
 // One bucket's scalar arithmetic: scalar_message (whole runs of the run digit, with the kernels
-// for one contiguous table, one x-contiguous table and several tables) against scalar_entry, the
-// per-entry reference that decode() uses, bit for bit, and against the definition by brute force.
+// for one contiguous table, one x-contiguous table and several tables; values and argmins)
+// against scalar_entry, the per-entry reference, bit for bit, and against the definition by brute
+// force.
 
 #include "solve/bucket.h"
 
@@ -79,17 +80,22 @@ TEST_CASE("scalar_message equals scalar_entry bit for bit and the brute-force mi
     const BucketView view = make_view(fs, 0, b.domains[0], separator, sep_dims, 0);
     REQUIRE(view.sum_order.size() == fs.size());
     std::vector<double> message(static_cast<std::size_t>(view.entries), -1);
+    std::vector<std::uint16_t> argmin(static_cast<std::size_t>(view.entries), 999);
     const std::int64_t runs = scalar_runs(view);
     REQUIRE(runs * (view.run_digit < 0 ? 1 : view.sep_dims[view.run_digit]) == view.entries);
-    // In two pieces, as two threads would.
-    REQUIRE(scalar_message(view, 0, runs / 2, message.data(), [] { return false; }));
-    REQUIRE(scalar_message(view, runs / 2, runs, message.data(), [] { return false; }));
+    // In two pieces with argmins, as two threads would; once more whole without (same values).
+    std::vector<double> again(message.size(), -1);
+    REQUIRE(scalar_message(view, 0, runs / 2, message.data(), argmin.data(), [] { return false; }));
+    REQUIRE(scalar_message(view, runs / 2, runs, message.data(), argmin.data(), [] { return false; }));
+    REQUIRE(scalar_message(view, 0, runs, again.data(), nullptr, [] { return false; }));
+    CHECK(std::memcmp(again.data(), message.data(), message.size() * sizeof(double)) == 0);
     Odometer odo(view, 0);
     std::vector<double> acc(static_cast<std::size_t>(view.x_dim));
     for (std::int64_t k = 0; k < view.entries; ++k, odo.next()) {
       std::int32_t arg = -1;
       const double entry = scalar_entry(view, odo.offsets(), acc, &arg);
       CHECK(std::memcmp(&entry, &message[static_cast<std::size_t>(k)], sizeof(double)) == 0);
+      CHECK(argmin[static_cast<std::size_t>(k)] == arg);
       // Brute force: labels of the separator from k, then min over x (lowest x on ties).
       std::vector<std::int32_t> labels(static_cast<std::size_t>(vars), 0);
       std::int64_t rest = k;
@@ -134,7 +140,7 @@ TEST_CASE("scalar_message: the run digit is the one fewest tables read, and a la
   CHECK(view.sum_order == std::vector<std::int32_t>{1, 0});  // g (outer) then f
   CHECK(scalar_runs(view) == 2);
   std::vector<double> out(8, -1);
-  CHECK_FALSE(scalar_message(view, 0, 2, out.data(), [] { return true; }));
+  CHECK_FALSE(scalar_message(view, 0, 2, out.data(), nullptr, [] { return true; }));
 }
 
 }  // namespace
