@@ -59,7 +59,9 @@ std::string warning_text(const Context& c, std::span<const Transform> group,
                     "dims [" +
                     core::join(quoted, ", ") + "]. This is suboptimal: each collective " +
                     "pays its own launch latency and synchronization point";
-  if (group.front().kind == StepKind::kAllGather) {
+  // max and min give the same bits in any order: only sum and avg reductions can leave replicas
+  // that differ bitwise.
+  if (group.front().kind == StepKind::kAllGather || !sum_or_avg(group.front().src)) {
     out += ".";
   } else {
     out += ", and separate " + std::string(comm) +

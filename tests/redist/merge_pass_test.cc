@@ -51,6 +51,11 @@ TEST_CASE("merge 58: no flattened mesh -> unchanged, one warning, once per sink"
                            "flatten mesh dimensions [\"A\", \"C\"]", "differ bitwise"}) {
     CHECK(has(w.message, part));
   }
+  // max and min reduce to the same bits in any order: the warning makes no bitwise claim.
+  MergeResult m = run(ctx, {8, 8}, "P(max),R,P(max)", "0:P(max)->R 2:P(max)->R");
+  REQUIRE(m.warnings.size() == 1);
+  CHECK(has(m.warnings[0].message, "suboptimal"));
+  CHECK_FALSE(has(m.warnings[0].message, "bitwise"));
   WarningSink sink;
   CHECK(sink.emit(ctx.key(), w));
   CHECK_FALSE(sink.emit(ctx.key(), w));  // a repeat logs nothing
