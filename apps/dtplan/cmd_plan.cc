@@ -78,8 +78,8 @@ core::Result<strategy::ModelPlan> run_plan(const Options& o) {
     return core::Error::bad_input("--threads: " + std::to_string(o.threads) +
                                   " is not in [0, 1024] (0: one per hardware thread)");
   }
-  options.solve.threads =
-      o.threads > 0 ? o.threads : static_cast<std::int32_t>(std::max(1U, std::thread::hardware_concurrency()));
+  const auto hardware_threads = static_cast<std::int32_t>(std::thread::hardware_concurrency());
+  options.solve.threads = o.threads > 0 ? o.threads : std::max(1, hardware_threads);
   DTPLAN_TRY(mesh::MeshConfig config, read_mesh_file(o.mesh, "--mesh"));
   DTPLAN_TRY(mesh::LoadedMesh loaded, build_mesh_arg(config, o.mesh, {}, "--mesh"));
   const std::string hardware = !o.hardware.empty()        ? o.hardware

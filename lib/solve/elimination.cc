@@ -315,24 +315,18 @@ core::Status Elimination::decode(std::vector<std::int32_t>& assignment,
       assignment[b.var] = 0;
       continue;
     }
+    std::int64_t entry = 0;  // of the message, row-major over the separator
+    for (std::int32_t s : b.separator) {
+      const std::int32_t label = assignment[s];
+      if (label < 0) return core::Error::internal("decode: separator variable without a label");
+      entry = entry * domains_[s] + label;
+    }
     if (!b.argmin.empty()) {
-      std::int64_t entry = 0;
-      for (std::int32_t s : b.separator) {
-        const std::int32_t label = assignment[s];
-        if (label < 0) return core::Error::internal("decode: separator variable without a label");
-        entry = entry * domains_[s] + label;
-      }
       assignment[b.var] = b.argmin[static_cast<std::size_t>(entry)];
       continue;
     }
     const View v = view(b);
     const BucketView& bv = v.bucket;
-    std::int64_t entry = 0;
-    for (std::size_t k = 0; k < b.separator.size(); ++k) {
-      const std::int32_t label = assignment[b.separator[k]];
-      if (label < 0) return core::Error::internal("decode: separator variable without a label");
-      entry = entry * bv.sep_dims[k] + label;
-    }
     const Odometer odo(bv, entry);
     if (!bv.frontier) {
       acc.resize(static_cast<std::size_t>(bv.x_dim));

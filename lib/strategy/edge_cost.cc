@@ -75,14 +75,26 @@ core::Result<double> EdgeCoster::pair_cost(std::int32_t src, std::int32_t dst) {
   return cost;
 }
 
-core::Result<double> EdgeCoster::cost_us(const graph::TensorMeta& meta, const Placements& src,
-                                         const Placements& dst) {
+core::Result<std::int32_t> EdgeCoster::spec_id(const graph::TensorMeta& meta,
+                                               const Placements& placements) {
+  DTPLAN_TRY(placement::TensorSpec s, spec(meta, placements));
+  return intern(std::move(s));
+}
+
+core::Result<double> EdgeCoster::cost_between(const Placements& src, const Placements& dst,
+                                              const core::Result<std::int32_t>& from,
+                                              const core::Result<std::int32_t>& to) {
   if (src == dst) return 0.0;
   if (cannot_redistribute(src, dst)) return solve::kForbidden;
-  DTPLAN_TRY(placement::TensorSpec from, spec(meta, src));
-  DTPLAN_TRY(placement::TensorSpec to, spec(meta, dst));
-  const std::int32_t a = intern(std::move(from));
-  return pair_cost(a, intern(std::move(to)));
+  if (!from.ok()) return from.error();
+  if (!to.ok()) return to.error();
+  return pair_cost(*from, *to);
+}
+
+core::Result<double> EdgeCoster::cost_us(const graph::TensorMeta& meta, const Placements& src,
+                                         const Placements& dst) {
+  const auto from = spec_id(meta, src);
+  return cost_between(src, dst, from, spec_id(meta, dst));
 }
 
 core::Result<std::shared_ptr<const redist::RedistPlan>> EdgeCoster::plan(
@@ -101,11 +113,7 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
   auto ids = [&](std::span<const Placements> list) {
     std::vector<core::Result<std::int32_t>> out;
     out.reserve(list.size());
-    for (const Placements& p : list) {
-      auto s = spec(meta, p);
-      out.push_back(s.ok() ? core::Result<std::int32_t>(intern(std::move(s).value()))
-                           : core::Result<std::int32_t>(std::move(s).error()));
-    }
+    for (const Placements& p : list) out.push_back(spec_id(meta, p));
     return out;
   };
   const auto rows = ids(producer_options);
@@ -114,19 +122,7 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
   m->reserve(producer_options.size() * consumer_inputs.size());
   for (std::size_t j = 0; j < producer_options.size(); ++j) {
     for (std::size_t o = 0; o < consumer_inputs.size(); ++o) {
-      const Placements& src = producer_options[j];
-      const Placements& dst = consumer_inputs[o];
-      if (src == dst) {
-        m->push_back(0.0);
-        continue;
-      }
-      if (cannot_redistribute(src, dst)) {
-        m->push_back(solve::kForbidden);
-        continue;
-      }
-      if (!rows[j].ok()) return rows[j].error();
-      if (!cols[o].ok()) return cols[o].error();
-      DTPLAN_TRY(double c, pair_cost(*rows[j], *cols[o]));
+      DTPLAN_TRY(double c, cost_between(producer_options[j], consumer_inputs[o], rows[j], cols[o]));
       m->push_back(c);
     }
   }

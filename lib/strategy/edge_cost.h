@@ -83,8 +83,14 @@ class EdgeCoster {
     std::size_t operator()(const EdgeMatrixKey& k) const;
   };
 
-  // The id of `spec` (interned on first sight).
+  // The id of `spec` (interned on first sight); spec_id builds the spec of `placements` first.
   std::int32_t intern(placement::TensorSpec spec);
+  core::Result<std::int32_t> spec_id(const graph::TensorMeta& meta, const Placements& placements);
+  // 0 for equal placements, +inf where DTensor cannot redistribute, else pair_cost of the two
+  // specs (whose construction errors surface only here).
+  core::Result<double> cost_between(const Placements& src, const Placements& dst,
+                                    const core::Result<std::int32_t>& from,
+                                    const core::Result<std::int32_t>& to);
   // The cost between two interned specs (memoised).
   core::Result<double> pair_cost(std::int32_t src, std::int32_t dst);
 
