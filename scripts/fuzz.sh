@@ -5,6 +5,12 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]    # default 15 s, every target
 #   DTPLAN_FUZZ_SECONDS=60 scripts/fuzz.sh mesh model
+#   DTPLAN_FUZZ_SEED=1 scripts/fuzz.sh                   # fixed mutation sequence (CI: see test.sh)
+#
+# Without DTPLAN_FUZZ_SEED every run explores new inputs (libFuzzer picks a seed). With it, and an
+# empty build/fuzz/corpus, the inputs tried are the same sequence on every machine, so a run cut
+# short by the time limit tries a prefix of a longer run with the same seed: CI's fuzz step is
+# reproducible, and a local run with that seed for longer covers it.
 #
 # A crash, sanitizer report or failed property stops the run (exit 1) and leaves the input under
 # build/fuzz/crashes/<target>/; turn it into a regression (tests/fuzz/README.md). New inputs that
@@ -50,7 +56,9 @@ for t in "${targets[@]}"; do
   log=$dir/crashes/$t/last.log
   # -timeout: a single input taking 10 s is a hang; -rss_limit_mb/-malloc_limit_mb: an input
   # that makes the library allocate gigabytes is a bug (the CLI would run out of memory).
-  if ! "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+  seed_arg=()
+  [ -n "${DTPLAN_FUZZ_SEED:-}" ] && seed_arg=(-seed="$DTPLAN_FUZZ_SEED")
+  if ! "$exe" "${seed_arg[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
       -artifact_prefix="$dir/crashes/$t/" -print_final_stats=1 "$work" "${seeds[@]}" >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     echo "fuzz $t: FAILED; the input is in $dir/crashes/$t/ (log: $log)" >&2

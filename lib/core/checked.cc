@@ -1,5 +1,6 @@
 #include "core/checked.h"
 
+#include <algorithm>
 #include <string>
 
 namespace dtplan::core {
@@ -24,6 +25,8 @@ Result<std::int64_t> checked_add(std::int64_t a, std::int64_t b, std::string_vie
 }
 
 Result<std::int64_t> checked_product(std::span<const std::int64_t> values, std::string_view what) {
+  // A zero anywhere makes the product zero, however large the other values are.
+  if (std::find(values.begin(), values.end(), 0) != values.end()) return 0;
   std::int64_t out = 1;
   for (std::int64_t v : values) {
     DTPLAN_TRY(out, checked_mul(out, v, what));

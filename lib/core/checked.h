@@ -18,6 +18,7 @@ Result<std::int64_t> checked_mul(std::int64_t a, std::int64_t b, std::string_vie
 Result<std::int64_t> checked_add(std::int64_t a, std::int64_t b, std::string_view what);
 
 // Product of all values (1 for an empty span). Example: checked_product({2,3,4}, "numel") == 24.
+// A zero anywhere gives 0, however large the others: checked_product({1 << 62, 8, 0}, "n") == 0.
 Result<std::int64_t> checked_product(std::span<const std::int64_t> values, std::string_view what);
 
 }  // namespace dtplan::core

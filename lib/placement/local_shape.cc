@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/checked.h"
 #include "placement/chunk.h"
 
 namespace dtplan::placement {
@@ -114,10 +115,10 @@ core::Result<std::int64_t> local_bytes(const TensorSpec& spec,
                                        std::span<const std::int64_t> mesh_sizes,
                                        std::span<const std::int64_t> coord) {
   DTPLAN_TRY(std::vector<std::int64_t> shape, local_shape(spec, mesh_sizes, coord));
-  // Each local size is at most the global one, so this cannot exceed global_bytes().
-  std::int64_t bytes = core::dtype_bytes(spec.dtype());
-  for (std::int64_t s : shape) bytes *= s;
-  return bytes;
+  // Each local size is at most the global one; checked all the same, since a zero-size dim lets
+  // the other dims be so large that a running product overflows before it reaches the zero.
+  DTPLAN_TRY(std::int64_t numel, core::checked_product(shape, "local shape numel"));
+  return core::checked_mul(numel, core::dtype_bytes(spec.dtype()), "local shape bytes");
 }
 
 core::Result<std::int64_t> num_shards(const TensorSpec& spec,

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/checked.h"
 #include "placement/chunk.h"
 
 namespace dtplan::sim {
@@ -24,14 +25,13 @@ core::Result<DimView> dim_view(const Tensor& t, std::int64_t dim, std::string_vi
   if (dim < 0 || dim >= t.rank()) {
     return bad(op, t, "dim " + std::to_string(dim) + " is out of range");
   }
+  const std::span<const std::int64_t> shape(t.shape());
+  const auto d = static_cast<std::size_t>(dim);
   DimView v;
-  v.inner_bytes = t.element_bytes();
-  for (std::int64_t i = 0; i < t.rank(); ++i) {
-    const std::int64_t s = t.shape()[static_cast<std::size_t>(i)];
-    if (i < dim) v.outer *= s;
-    if (i > dim) v.inner_bytes *= s;
-  }
-  v.size = t.shape()[static_cast<std::size_t>(dim)];
+  DTPLAN_TRY(v.outer, core::checked_product(shape.first(d), "outer numel"));
+  DTPLAN_TRY(std::int64_t inner, core::checked_product(shape.subspan(d + 1), "inner numel"));
+  DTPLAN_TRY(v.inner_bytes, core::checked_mul(inner, t.element_bytes(), "inner bytes"));
+  v.size = shape[d];
   return v;
 }
 

@@ -22,6 +22,9 @@ TEST_CASE("checked arithmetic reports overflow instead of wrapping") {
   CHECK(checked_product({}, "numel").value() == 1);
   std::vector<std::int64_t> huge = {1000000, 1000000, 1000000, 1000000};
   CHECK_FALSE(checked_product(huge, "numel").ok());
+  // A zero-size dim: the product is 0 even where a running product of the others would overflow.
+  std::vector<std::int64_t> zero_last = {std::int64_t{1} << 62, 8, 0};
+  CHECK(checked_product(zero_last, "numel").value() == 0);
 }
 
 }  // namespace
