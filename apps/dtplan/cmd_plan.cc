@@ -4,10 +4,11 @@
 //   dtplan plan --model configs/models/llama3-8b.json --mesh configs/meshes/8x8.json
 //               [--layers N] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
-//               [--threads N] [--out plan.json] [--json]
+//               [--threads N] [--bound-fixing auto|on|off] [--out plan.json] [--json]
 //
 // --threads: the exact solver's worker threads (0, the default: one per hardware thread); the
-// plan is identical for every count.
+// plan is identical for every count. --bound-fixing: whether the exact solver first drops the
+// labels an LP bound proves useless (solve::BoundFixing; auto: on wide domains without repeats).
 //
 // Human output: a header, the strategy of every op grouped by layer (consecutive layers with the
 // same strategies print once, "layers 0-31 (x32)"), the cost breakdown, the collectives, the
@@ -51,6 +52,7 @@ struct Options {
   std::string cost_model = "nccl";
   double time_limit_s = 60;
   std::int32_t threads = 0;
+  std::string bound_fixing = "auto";
   std::string out;
   bool json = false;
 };
@@ -80,6 +82,14 @@ core::Result<strategy::ModelPlan> run_plan(const Options& o) {
   }
   const auto hardware_threads = static_cast<std::int32_t>(std::thread::hardware_concurrency());
   options.solve.threads = o.threads > 0 ? o.threads : std::max(1, hardware_threads);
+  if (o.bound_fixing == "auto" || o.bound_fixing == "on" || o.bound_fixing == "off") {
+    options.solve.bound_fixing = o.bound_fixing == "on"    ? solve::BoundFixing::kOn
+                                 : o.bound_fixing == "off" ? solve::BoundFixing::kOff
+                                                           : solve::BoundFixing::kAuto;
+  } else {
+    return core::Error::bad_input("--bound-fixing: '" + o.bound_fixing +
+                                  "' is not one of auto, on, off");
+  }
   DTPLAN_TRY(mesh::MeshConfig config, read_mesh_file(o.mesh, "--mesh"));
   DTPLAN_TRY(mesh::LoadedMesh loaded, build_mesh_arg(config, o.mesh, {}, "--mesh"));
   const std::string hardware = !o.hardware.empty()        ? o.hardware
@@ -293,6 +303,9 @@ Action setup_plan(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--threads", o->threads,
                  "Exact solver threads (0: one per hardware thread); the plan does not depend on it")
+      ->capture_default_str();
+  app.add_option("--bound-fixing", o->bound_fixing,
+                 "Exact solver: drop labels an LP bound proves useless first (auto | on | off)")
       ->capture_default_str();
   app.add_option("--out", o->out, "Write the whole plan (ops, redistributions) as JSON here");
   add_json_flag(app, o->json);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/units.h"
+#include "solve/dual_bound.h"
 #include "solve/evaluate.h"
 #include "solve/lagrange.h"
 #include "solve/repeated.h"
@@ -30,6 +31,9 @@ namespace {
 using detail::Clock;
 using detail::EngineOptions;
 using detail::EngineSolution;
+
+// Forward-and-backward passes of the LP bound before label fixing.
+constexpr std::int32_t kBoundPasses = 60;
 
 // Solves one variant of the problem (relaxed, Lagrangian or memory-aware), through the shared
 // repeat shapes; `outside` enables the window filter.
@@ -199,6 +203,170 @@ bool meets_memory(const std::vector<MemoryRow>& rows, const std::vector<std::int
   return true;
 }
 
+Remap identity_remap(const Problem& problem) {
+  Remap r;
+  r.original_nodes = static_cast<std::int32_t>(problem.nodes.size());
+  for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+    r.original_node.push_back(static_cast<NodeIndex>(i));
+    r.original_labels.emplace_back(problem.nodes[i].cost_us.size());
+    for (std::size_t l = 0; l < problem.nodes[i].cost_us.size(); ++l) {
+      r.original_labels.back()[l] = static_cast<LabelIndex>(l);
+    }
+  }
+  return r;
+}
+
+// The exact solve of a simplified problem: repeats shared, memory rows through the relaxation
+// first (a labelling meeting them anyway is optimal), then the Lagrangian windows. `bound` is a
+// lower bound on the problem's optimum beside sol.lower_bound_us.
+struct ReducedSolve {
+  EngineSolution sol;
+  double bound = -kForbidden;
+  detail::EngineProblem full;
+  std::vector<MemoryRow> rows;
+};
+
+ReducedSolve solve_reduced(Problem problem, const SolveOptions& options, const EngineOptions& eo,
+                           SolverStats& stats) {
+  ReducedSolve r;
+  r.rows = problem.memory;
+  const std::vector<RepeatGroup> repeats = problem.repeats;
+  r.full = detail::build_engine_problem(std::move(problem));
+  const std::vector<detail::GroupShape> shapes = options.repeats == RepeatMode::kExploit
+                                                     ? detail::analyse_repeats(repeats, r.full, eo)
+                                                     : std::vector<detail::GroupShape>{};
+  if (r.rows.empty()) {
+    r.sol = solve_problem(r.full, shapes, eo, stats);
+    return r;
+  }
+  r.sol = solve_problem(detail::without_memory(r.full), shapes, eo, stats);
+  r.bound = r.sol.lower_bound_us;
+  if (r.sol.found && !meets_memory(r.rows, r.sol.assignment)) {
+    if (r.sol.complete) {
+      const EngineSolution relaxed = std::move(r.sol);
+      r.sol = solve_with_memory(r.full, shapes, eo, stats, relaxed, r.bound);
+    } else {
+      r.sol.found = false;  // stopped: the relaxed labelling is no answer
+    }
+  }
+  return r;
+}
+
+bool bound_fixing_wanted(const SolveOptions& options, const Problem& problem) {
+  // The LP bound reads unaries and edges only (simplify() folds pins and followers into them).
+  if (!problem.pins.empty() || !problem.followers.empty() || problem.nodes.empty()) return false;
+  if (options.bound_fixing != BoundFixing::kAuto) return options.bound_fixing == BoundFixing::kOn;
+  std::vector<std::size_t> sizes;
+  for (const Node& node : problem.nodes) sizes.push_back(node.cost_us.size());
+  auto middle = sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2);
+  std::nth_element(sizes.begin(), middle, sizes.end());
+  return *middle > static_cast<std::size_t>(kBoundFixingLabels);
+}
+
+// The answer on the simplified problem: labels (in its label space) and what is proven of them.
+struct Answer {
+  std::vector<LabelIndex> labels;  // empty: none found
+  double cost_us = kForbidden;
+  double bound = -kForbidden;  // lower bound on the optimum
+  bool optimal = false;
+  bool infeasible = false;  // proven: no labelling meets every constraint
+  detail::RunStatus stop = detail::RunStatus::kComplete;
+  ReducedSolve last;  // the last exact solve (for infeasible())
+};
+
+void offer(Answer& a, const Problem& problem, std::vector<LabelIndex> labels) {
+  const auto ev = evaluate(problem, labels);
+  if (ev.ok() && ev->feasible() && ev->total_us < a.cost_us) {
+    a.cost_us = ev->total_us;
+    a.labels = std::move(labels);
+  }
+}
+
+// The plain exact solve, as an Answer.
+Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOptions& eo,
+                   SolverStats& stats) {
+  Answer a;
+  a.last = solve_reduced(std::move(problem), options, eo, stats);
+  const EngineSolution& sol = a.last.sol;
+  a.bound = std::max(a.last.bound, sol.lower_bound_us);
+  a.stop = sol.stop;
+  if (sol.found) {
+    a.labels = sol.assignment;
+    a.cost_us = sol.value_us;
+  }
+  a.optimal = sol.found && sol.complete;
+  a.infeasible = !sol.found && sol.complete;
+  return a;
+}
+
+// Bound fixing (dual_bound.h) in windows: with the LP bound LB, its labelling (cost UB) and
+// per-label bounds, the labels whose bound exceeds a threshold T are pinned away and the rest
+// solved exactly. Every labelling using a pinned label costs more than T, so a window optimum
+// costing at most T is the optimum; otherwise T grows (LB + (UB - LB)/64, then x8 per window,
+// up to UB, where the UB labelling itself is in the window; without a UB labelling that meets the
+// memory rows, the whole problem is solved). Small windows keep few labels, which is what makes 3-D meshes'
+// 30-128-label domains tractable.
+core::Result<Answer> solve_fixed(const Problem& problem, const SolveOptions& options,
+                                 const EngineOptions& eo, SolverStats& stats) {
+  Answer a;
+  const detail::DualBound d = detail::dual_bound(problem, kBoundPasses, eo.limits.deadline);
+  stats.dual_passes = d.passes;
+  a.bound = d.lower_bound_us;
+  if (!(d.lower_bound_us < kForbidden)) {
+    a.infeasible = true;
+    a.last = solve_reduced(problem, options, eo, stats);
+    return a;
+  }
+  if (!(d.upper_us < kForbidden) || !meets_memory(problem.memory, d.labels)) {
+    // No labelling to measure windows against: the whole problem, with the LP bound kept.
+    const double lp = a.bound;
+    a = solve_plain(problem, options, eo, stats);
+    a.bound = std::max(a.bound, lp);
+    return a;
+  }
+  const double upper = d.upper_us;
+  offer(a, problem, d.labels);
+  const double lb = d.lower_bound_us;
+  double gap = std::max((upper - lb) / 64, 1e-6 * (std::fabs(lb) + 1));
+  const std::int64_t labels = problem_size(problem).labels;
+  for (;;) {
+    const bool last = !(lb + gap < upper);
+    const double threshold = last ? upper : lb + gap;
+    Problem pinned = problem;
+    if (threshold < kForbidden) pinned.pins = detail::bound_pins(d, threshold, problem.repeats);
+    auto again = simplify(pinned);
+    if (again.ok()) {
+      stats.labels_fixed = labels - problem_size(again->problem).labels;
+      a.last = solve_reduced(std::move(again->problem), options, eo, stats);
+      const EngineSolution& sol = a.last.sol;
+      if (sol.found) {
+        DTPLAN_TRY(std::vector<LabelIndex> lifted, lift(again->remap, sol.assignment));
+        offer(a, problem, std::move(lifted));
+      }
+      if (!sol.complete) {
+        a.stop = sol.stop;
+        a.bound = std::max(a.bound, std::min(threshold, std::max(a.last.bound, sol.lower_bound_us)));
+        return a;
+      }
+      const double slack = 1e-9 * (std::fabs(threshold) + 1);
+      if (sol.found && sol.value_us <= threshold + slack) {
+        a.optimal = true;
+        return a;
+      }
+    } else if (again.error().kind != core::ErrorKind::kUnsupported) {
+      return again.error();
+    }
+    // Nothing within T: every labelling costs more than T.
+    a.bound = std::max(a.bound, threshold);
+    if (last) {
+      // The UB labelling lies in its own window; only rounding could get here.
+      a.optimal = !a.labels.empty() && a.cost_us <= a.bound + 1e-9 * (std::fabs(a.bound) + 1);
+      return a;
+    }
+    gap *= 8;
+  }
+}
+
 class ExactSolver final : public Solver {
  public:
   [[nodiscard]] std::string_view name() const override { return "exact"; }
@@ -228,47 +396,22 @@ class ExactSolver final : public Solver {
       DTPLAN_TRY(s, simplify(problem));
     } else {
       s.problem = problem;
-      s.remap.original_nodes = static_cast<std::int32_t>(problem.nodes.size());
-      for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
-        s.remap.original_node.push_back(static_cast<NodeIndex>(i));
-        s.remap.original_labels.emplace_back(problem.nodes[i].cost_us.size());
-        for (std::size_t l = 0; l < problem.nodes[i].cost_us.size(); ++l) {
-          s.remap.original_labels.back()[l] = static_cast<LabelIndex>(l);
-        }
-      }
+      s.remap = identity_remap(problem);
     }
     out.stats.reduced = problem_size(s.problem);
-    const std::vector<MemoryRow> rows = s.problem.memory;
-    const std::vector<RepeatGroup> repeats = s.problem.repeats;
-    const detail::EngineProblem full = detail::build_engine_problem(std::move(s.problem));
-
-    const std::vector<detail::GroupShape> shapes = options.repeats == RepeatMode::kExploit
-                                                       ? detail::analyse_repeats(repeats, full, eo)
-                                                       : std::vector<detail::GroupShape>{};
-    // Memory rows: the relaxation without them first; a labelling meeting them anyway is optimal.
-    double bound = -kForbidden;
-    EngineSolution sol;
-    if (rows.empty()) {
-      sol = solve_problem(full, shapes, eo, out.stats);
+    Answer a;
+    if (bound_fixing_wanted(options, s.problem)) {
+      DTPLAN_TRY(a, solve_fixed(s.problem, options, eo, out.stats));
     } else {
-      sol = solve_problem(detail::without_memory(full), shapes, eo, out.stats);
-      bound = sol.lower_bound_us;
-      if (sol.found && !meets_memory(rows, sol.assignment)) {
-        if (sol.complete) {
-          const EngineSolution relaxed = std::move(sol);
-          sol = solve_with_memory(full, shapes, eo, out.stats, relaxed, bound);
-        } else {
-          sol.found = false;  // stopped: the relaxed labelling is no answer
-        }
-      }
+      a = solve_plain(std::move(s.problem), options, eo, out.stats);
     }
-    if (sol.stop == detail::RunStatus::kTimeLimit) out.stats.stop_reason = "time_limit";
-    if (sol.stop == detail::RunStatus::kPointLimit) out.stats.stop_reason = "point_limit";
+    if (a.stop == detail::RunStatus::kTimeLimit) out.stats.stop_reason = "time_limit";
+    if (a.stop == detail::RunStatus::kPointLimit) out.stats.stop_reason = "point_limit";
     std::vector<LabelIndex> labels;
-    if (sol.found) {
-      DTPLAN_TRY(labels, lift(s.remap, sol.assignment));
-    } else if (sol.complete) {
-      return infeasible(full, rows, eo);
+    if (!a.labels.empty()) {
+      DTPLAN_TRY(labels, lift(s.remap, a.labels));
+    } else if (a.infeasible) {
+      return infeasible(a.last.full, a.last.rows, eo);
     } else {
       // Stopped before any feasible labelling: fall back on the greedy one, if it finds one.
       auto greedy = make_greedy_solver()->solve(problem, options);
@@ -277,8 +420,7 @@ class ExactSolver final : public Solver {
                                         ", limit " + core::format_fixed(options.time_limit_s, 3) +
                                         " s) before finding a feasible "
                                         "labelling; lower bound " +
-                                        core::format_fixed(std::max(bound, sol.lower_bound_us), 3) +
-                                        " us");
+                                        core::format_fixed(a.bound, 3) + " us");
       }
       labels = greedy->labels;
     }
@@ -289,9 +431,8 @@ class ExactSolver final : public Solver {
     }
     out.labels = std::move(labels);
     out.objective_us = ev.total_us;
-    out.optimal = sol.found && sol.complete;
-    out.lower_bound_us =
-        out.optimal ? ev.total_us : std::min(ev.total_us, std::max(bound, sol.lower_bound_us));
+    out.optimal = a.optimal;
+    out.lower_bound_us = out.optimal ? ev.total_us : std::min(ev.total_us, a.bound);
     out.time_s = std::chrono::duration<double>(Clock::now() - start).count();
     return out;
   }

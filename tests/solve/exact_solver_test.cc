@@ -136,10 +136,42 @@ TEST_CASE("exact == brute force on random problems of every shape and constraint
       narrow.max_table_entries = 3;  // forces branch-and-bound on anything but chains
       narrow.threads = 2;
       check_against_brute_force(p, narrow, what + " branch-and-bound");
+      SolveOptions fixing;  // LP-bound label fixing in windows (every problem, whatever its size)
+      fixing.bound_fixing = BoundFixing::kOn;
+      check_against_brute_force(p, fixing, what + " bound fixing");
+      fixing.max_table_entries = 3;
+      check_against_brute_force(p, fixing, what + " bound fixing, branch-and-bound");
       ++cases;
     }
   }
   CHECK(cases == 48);
+}
+
+TEST_CASE("exact: bound fixing finds the same optimum on layered problems, repeats or not") {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const Problem p = layered_problem({.layers = 3,
+                                       .nodes_per_layer = 40,
+                                       .label_scale = 1.5,
+                                       .memory_row = seed == 2,
+                                       .integer_costs = true,
+                                       .seed = seed});
+    CAPTURE(seed);
+    SolveOptions off;
+    off.bound_fixing = BoundFixing::kOff;
+    const Solution plain = solve_ok(p, off);
+    for (RepeatMode repeats : {RepeatMode::kExploit, RepeatMode::kUnroll}) {
+      SolveOptions on;
+      on.bound_fixing = BoundFixing::kOn;
+      on.repeats = repeats;
+      const Solution fixed = solve_ok(p, on);
+      CHECK(fixed.optimal);
+      CHECK(fixed.objective_us == plain.objective_us);
+      CHECK(fixed.lower_bound_us == fixed.objective_us);
+      CHECK(fixed.stats.dual_passes > 0);
+      // With the memory row the LP's labelling breaks the budget: no window, the whole problem.
+      if (seed != 2) CHECK(fixed.stats.labels_fixed > 0);
+    }
+  }
 }
 
 TEST_CASE("exact: labels and objective do not depend on the thread count") {

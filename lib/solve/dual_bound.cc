@@ -1,0 +1,288 @@
+#include "solve/dual_bound.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace dtplan::solve::detail {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Incidence {
+  std::int32_t edge = 0;
+  bool is_from = false;  // this node is the edge's producer
+};
+
+class Messages {
+ public:
+  explicit Messages(const Problem& p) : p_(p) {
+    const std::size_t n = p.nodes.size();
+    adj_.resize(n);
+    alive_.resize(n);
+    pot_.resize(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const auto& u = p.nodes[v].cost_us;
+      alive_[v].resize(u.size());
+      for (std::size_t a = 0; a < u.size(); ++a) alive_[v][a] = static_cast<char>(u[a] < kInf);
+      pot_[v].assign(u.size(), 0.0);
+    }
+    lam_.resize(p.edges.size());
+    for (std::size_t e = 0; e < p.edges.size(); ++e) {
+      const Edge& edge = p.edges[e];
+      adj_[edge.from].push_back({static_cast<std::int32_t>(e), true});
+      adj_[edge.to].push_back({static_cast<std::int32_t>(e), false});
+      lam_[e][0].assign(p.nodes[edge.from].cost_us.size(), 0.0);
+      lam_[e][1].assign(p.nodes[edge.to].cost_us.size(), 0.0);
+    }
+  }
+
+  // One visit of node v; `forward` says which neighbours are later (higher index forward). With
+  // `bounds`, records v's label bounds LB + θ'_v(a) - min θ'_v once every incident edge's
+  // min-marginal is in θ'_v (`lb`: a lower bound of the LB at that moment, which only grows).
+  void update(NodeIndex v, bool forward, double lb = 0, std::vector<double>* bounds = nullptr) {
+    std::vector<double>& pot = pot_[v];
+    const std::size_t labels = pot.size();
+    std::int32_t in = 0;
+    std::int32_t out = 0;
+    for (const Incidence& inc : adj_[v]) {
+      const NodeIndex w = other(inc);
+      (forward ? w > v : w < v) ? ++out : ++in;
+      // λ_ev(a) = min_b B(a,b) - λ_ew(b): θ'_e's rows towards v then have minimum 0.
+      row_minima(inc, lam_[inc.edge][inc.is_from ? 0 : 1]);
+    }
+    for (std::size_t a = 0; a < labels; ++a) {
+      double t = p_.nodes[v].cost_us[a];
+      for (const Incidence& inc : adj_[v]) t += lam_[inc.edge][inc.is_from ? 0 : 1][a];
+      if (!(t < kInf)) alive_[v][a] = 0;
+      pot[a] = alive_[v][a] ? t : kInf;
+    }
+    if (bounds != nullptr) {
+      const double least = node_min(v);
+      bounds->assign(labels, kInf);
+      for (std::size_t a = 0; a < labels; ++a) {
+        if (alive_[v][a]) (*bounds)[a] = lb + (pot[a] - least);
+      }
+    }
+    if (out == 0) return;
+    const double share = 1.0 / std::max(in, out);
+    for (const Incidence& inc : adj_[v]) {
+      const NodeIndex w = other(inc);
+      if (!(forward ? w > v : w < v)) continue;
+      std::vector<double>& lam = lam_[inc.edge][inc.is_from ? 0 : 1];
+      for (std::size_t a = 0; a < labels; ++a) {
+        if (alive_[v][a]) lam[a] -= share * pot[a];
+      }
+    }
+    // θ'_v keeps what it did not hand out (recomputed from λ, so it never drifts from them).
+    for (std::size_t a = 0; a < labels; ++a) {
+      if (!alive_[v][a]) continue;
+      double t = p_.nodes[v].cost_us[a];
+      for (const Incidence& inc : adj_[v]) t += lam_[inc.edge][inc.is_from ? 0 : 1][a];
+      pot[a] = t;
+    }
+  }
+
+  // LB = Σ_v min θ'_v + Σ_e min θ'_e.
+  [[nodiscard]] double lower_bound() const {
+    double lb = 0;
+    for (std::size_t v = 0; v < pot_.size(); ++v) lb += node_min(static_cast<NodeIndex>(v));
+    std::vector<double> rows;
+    for (std::size_t e = 0; e < p_.edges.size(); ++e) {
+      row_minima({static_cast<std::int32_t>(e), true}, rows);
+      double m = kInf;
+      for (std::size_t a = 0; a < rows.size(); ++a) {
+        if (alive_[p_.edges[e].from][a]) m = std::min(m, rows[a] - lam_[e][0][a]);
+      }
+      lb += m;
+    }
+    return lb;
+  }
+
+  // The labelling decoded from the messages: nodes in index order, each cheapest against its
+  // labelled neighbours plus its later neighbours' messages (ties: lowest label).
+  std::vector<LabelIndex> decode() const {
+    const std::size_t n = pot_.size();
+    std::vector<LabelIndex> y(n, -1);
+    for (std::size_t v = 0; v < n; ++v) {
+      const auto vi = static_cast<NodeIndex>(v);
+      y[v] = best_label(vi, y, [&](const Incidence& inc, std::size_t a) {
+        return lam_[inc.edge][inc.is_from ? 0 : 1][a];
+      });
+    }
+    return y;
+  }
+
+  // Iterated conditional modes: each node in turn takes its cheapest label given the others
+  // (kept on ties), until a sweep changes nothing (at most `sweeps`).
+  void improve(std::vector<LabelIndex>& y, std::int32_t sweeps) const {
+    for (std::int32_t s = 0; s < sweeps; ++s) {
+      bool changed = false;
+      for (std::size_t v = 0; v < y.size(); ++v) {
+        const auto vi = static_cast<NodeIndex>(v);
+        const double current = local_cost(vi, y, y[v]);
+        const LabelIndex best =
+            best_label(vi, y, [](const Incidence&, std::size_t) { return kInf; });
+        if (best >= 0 && local_cost(vi, y, best) < current) {
+          y[v] = best;
+          changed = true;
+        }
+      }
+      if (!changed) return;
+    }
+  }
+
+  [[nodiscard]] double energy(const std::vector<LabelIndex>& y) const {
+    double total = 0;
+    for (std::size_t v = 0; v < y.size(); ++v) total += p_.nodes[v].cost_us[y[v]];
+    for (const Edge& e : p_.edges) total += pair_cost(p_, e, y[e.from], y[e.to]);
+    return total;
+  }
+
+ private:
+  [[nodiscard]] NodeIndex other(const Incidence& inc) const {
+    const Edge& e = p_.edges[inc.edge];
+    return inc.is_from ? e.to : e.from;
+  }
+
+  // rows[a] = min_b B(a,b) - λ_ew(b) over the other endpoint's live labels (a: this end's label).
+  void row_minima(const Incidence& inc, std::vector<double>& rows) const {
+    const Edge& e = p_.edges[inc.edge];
+    const std::size_t lf = p_.nodes[e.from].cost_us.size();
+    const std::size_t lt = p_.nodes[e.to].cost_us.size();
+    const std::vector<double>& lw = lam_[inc.edge][inc.is_from ? 1 : 0];
+    const std::vector<char>& live = alive_[inc.is_from ? e.to : e.from];
+    if (inc.is_from) {
+      rows.assign(lf, kInf);
+      for (std::size_t a = 0; a < lf; ++a) {
+        const double* row = &e.cost_us[a * lt];
+        double m = kInf;
+        for (std::size_t b = 0; b < lt; ++b) {
+          if (live[b]) m = std::min(m, row[b] - lw[b]);
+        }
+        rows[a] = m;
+      }
+    } else {
+      rows.assign(lt, kInf);
+      for (std::size_t b = 0; b < lf; ++b) {
+        if (!live[b]) continue;
+        const double* row = &e.cost_us[b * lt];
+        for (std::size_t a = 0; a < lt; ++a) rows[a] = std::min(rows[a], row[a] - lw[b]);
+      }
+    }
+  }
+
+  [[nodiscard]] double node_min(NodeIndex v) const {
+    double m = kInf;
+    for (double t : pot_[v]) m = std::min(m, t);
+    return m;
+  }
+
+  // Unary plus the edges to labelled neighbours at label a.
+  [[nodiscard]] double local_cost(NodeIndex v, const std::vector<LabelIndex>& y,
+                                  LabelIndex a) const {
+    double t = p_.nodes[v].cost_us[a];
+    for (const Incidence& inc : adj_[v]) {
+      const Edge& e = p_.edges[inc.edge];
+      const LabelIndex b = y[other(inc)];
+      if (b < 0) continue;
+      t += inc.is_from ? pair_cost(p_, e, a, b) : pair_cost(p_, e, b, a);
+    }
+    return t;
+  }
+
+  // The live label minimising local_cost plus `unlabelled(inc, a)` for unlabelled neighbours.
+  template <typename F>
+  LabelIndex best_label(NodeIndex v, const std::vector<LabelIndex>& y, F unlabelled) const {
+    LabelIndex best = -1;
+    double best_cost = kInf;
+    for (std::size_t a = 0; a < pot_[v].size(); ++a) {
+      if (!alive_[v][a]) continue;
+      double t = local_cost(v, y, static_cast<LabelIndex>(a));
+      for (const Incidence& inc : adj_[v]) {
+        if (y[other(inc)] < 0) t += unlabelled(inc, a) < kInf ? unlabelled(inc, a) : 0.0;
+      }
+      if (best < 0 || t < best_cost) {
+        best = static_cast<LabelIndex>(a);
+        best_cost = t;
+      }
+    }
+    return best;
+  }
+
+  const Problem& p_;
+  std::vector<std::vector<Incidence>> adj_;
+  std::vector<std::vector<char>> alive_;  // labels not yet proven infinite
+  std::vector<std::vector<double>> pot_;  // θ'_v
+  std::vector<std::array<std::vector<double>, 2>> lam_;  // per edge: λ at from, λ at to
+};
+
+}  // namespace
+
+DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline) {
+  Messages m(problem);
+  const auto n = static_cast<NodeIndex>(problem.nodes.size());
+  DualBound out;
+  for (std::int32_t pass = 0; pass < max_passes; ++pass) {
+    for (NodeIndex v = 0; v < n; ++v) m.update(v, true);
+    for (NodeIndex v = n - 1; v >= 0; --v) m.update(v, false);
+    ++out.passes;
+    const double lb = m.lower_bound();
+    std::vector<LabelIndex> y = m.decode();
+    if (std::find(y.begin(), y.end(), -1) == y.end()) {
+      m.improve(y, 8);
+      const double cost = m.energy(y);
+      if (cost < out.upper_us) {
+        out.upper_us = cost;
+        out.labels = std::move(y);
+      }
+    }
+    const double gained = lb - out.lower_bound_us;
+    out.lower_bound_us = std::max(out.lower_bound_us, lb);
+    if (!(out.lower_bound_us < kInf)) break;  // infeasible, proven
+    const double scale = 1e-9 * (std::fabs(out.lower_bound_us) + 1);
+    if (out.upper_us - out.lower_bound_us <= scale || gained <= scale ||
+        Clock::now() > deadline) {
+      break;
+    }
+  }
+  // One more forward pass records the label bounds, each when its node holds every message.
+  out.label_bound_us.resize(problem.nodes.size());
+  const double lb = out.lower_bound_us;
+  for (NodeIndex v = 0; v < n; ++v) m.update(v, true, lb, &out.label_bound_us[v]);
+  return out;
+}
+
+std::vector<Pin> bound_pins(const DualBound& bound, double upper_us,
+                            const std::vector<RepeatGroup>& repeats) {
+  const double limit = upper_us + 1e-7 * (std::fabs(upper_us) + 1);
+  std::vector<std::vector<char>> keep(bound.label_bound_us.size());
+  for (std::size_t v = 0; v < keep.size(); ++v) {
+    const std::vector<double>& b = bound.label_bound_us[v];
+    keep[v].resize(b.size());
+    for (std::size_t a = 0; a < b.size(); ++a) keep[v][a] = static_cast<char>(b[a] <= limit);
+  }
+  for (const RepeatGroup& g : repeats) {
+    if (g.blocks.empty()) continue;
+    for (std::size_t p = 0; p < g.blocks[0].size(); ++p) {
+      std::vector<char> any(keep[g.blocks[0][p]].size(), 0);
+      for (const auto& block : g.blocks) {
+        for (std::size_t a = 0; a < any.size(); ++a) any[a] |= keep[block[p]][a];
+      }
+      for (const auto& block : g.blocks) keep[block[p]] = any;
+    }
+  }
+  std::vector<Pin> pins;
+  for (std::size_t v = 0; v < keep.size(); ++v) {
+    Pin pin;
+    pin.node = static_cast<NodeIndex>(v);
+    for (std::size_t a = 0; a < keep[v].size(); ++a) {
+      if (keep[v][a]) pin.labels.push_back(static_cast<LabelIndex>(a));
+    }
+    if (pin.labels.size() < keep[v].size()) pins.push_back(std::move(pin));
+  }
+  return pins;
+}
+
+}  // namespace dtplan::solve::detail

@@ -1,0 +1,92 @@
+// The LP bound and label fixing against exhaustive search: the bound never exceeds the optimum,
+// each label's bound never exceeds the cheapest labelling using it, the bound is tight on trees,
+// and the pins keep every optimum.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "solve/dual_bound.h"
+#include "solve/evaluate.h"
+#include "solve/generate.h"
+#include "support/brute_force.h"
+
+namespace dtplan::solve::detail {
+namespace {
+
+constexpr auto kNoDeadline = Clock::time_point::max();
+
+TEST_CASE("dual bound: the header's chain") {
+  // a - b - c; edges cost 0 on equal labels, 1 otherwise; a = (0, 5). Optimum (0,0,0) = 0.
+  // Cheapest with b=1: a=0, c=1 -> 1; with c=1: a=b=0 -> 1; with a=1: 5 + b=c=1 -> 5.
+  Problem p;
+  p.nodes = {{"a", {0, 5}}, {"b", {0, 0}}, {"c", {0, 0}}};
+  p.edges = {{0, 1, 0, {0, 1, 1, 0}}, {1, 2, 0, {0, 1, 1, 0}}};
+  const DualBound d = dual_bound(p, 50, kNoDeadline);
+  CHECK(d.lower_bound_us == 0);
+  CHECK(d.upper_us == 0);
+  CHECK(d.labels == std::vector<LabelIndex>{0, 0, 0});
+  CHECK(d.label_bound_us[0][1] == doctest::Approx(5));
+  CHECK(d.label_bound_us[1][1] == doctest::Approx(1));
+  CHECK(d.label_bound_us[2][1] == doctest::Approx(1));
+  // Within 0.5 of the optimum only label 0 is left anywhere; within 1, every label 1 but a's.
+  std::vector<Pin> pins = bound_pins(d, 0.5);
+  REQUIRE(pins.size() == 3);
+  for (const Pin& pin : pins) CHECK(pin.labels == std::vector<LabelIndex>{0});
+  pins = bound_pins(d, 1);
+  REQUIRE(pins.size() == 1);
+  CHECK(pins[0].node == 0);
+}
+
+TEST_CASE("dual bound: never above the optimum, label by label, on random problems") {
+  for (Shape shape : {Shape::kChain, Shape::kTree, Shape::kSkipChain, Shape::kGrid}) {
+    for (double forbidden : {0.0, 0.2}) {
+      for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        const Problem p = random_problem({.shape = shape,
+                                          .nodes = 7,
+                                          .min_labels = 2,
+                                          .max_labels = 4,
+                                          .forbidden_fraction = forbidden,
+                                          .seed = seed});
+        CAPTURE(static_cast<int>(shape));
+        CAPTURE(forbidden);
+        CAPTURE(seed);
+        const testing::BruteForceResult best = testing::brute_force(p);
+        const DualBound d = dual_bound(p, 100, kNoDeadline);
+        if (!best.feasible) {
+          CHECK(d.upper_us == std::numeric_limits<double>::infinity());
+          continue;
+        }
+        const double tol = 1e-9 * (std::fabs(best.objective_us) + 1);
+        CHECK(d.lower_bound_us <= best.objective_us + tol);
+        CHECK(d.upper_us >= best.objective_us - tol);
+        if (d.upper_us < std::numeric_limits<double>::infinity()) {
+          CHECK(evaluate(p, d.labels).value().total_us == doctest::Approx(d.upper_us));
+        }
+        // Trees and chains: the local polytope is exact, so the bound reaches the optimum.
+        if (shape == Shape::kChain || shape == Shape::kTree) {
+          CHECK(d.lower_bound_us == doctest::Approx(best.objective_us));
+        }
+        for (std::size_t v = 0; v < p.nodes.size(); ++v) {
+          for (std::size_t a = 0; a < p.nodes[v].cost_us.size(); ++a) {
+            Problem one = p;
+            one.pins.push_back({static_cast<NodeIndex>(v), {static_cast<LabelIndex>(a)}});
+            const testing::BruteForceResult with = testing::brute_force(one);
+            const double cheapest =
+                with.feasible ? with.objective_us : std::numeric_limits<double>::infinity();
+            CHECK(d.label_bound_us[v][a] <= cheapest + tol);
+          }
+        }
+        // The pins at the optimum keep the optimum brute force found.
+        for (const Pin& pin : bound_pins(d, best.objective_us)) {
+          CHECK(std::find(pin.labels.begin(), pin.labels.end(), best.labels[pin.node]) !=
+                pin.labels.end());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dtplan::solve::detail
