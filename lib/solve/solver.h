@@ -10,10 +10,12 @@
 // Ties: every solver is deterministic (same problem and options, same labels, whatever the thread
 // count). Among equal-cost optima the exact solver returns the one its elimination decodes: at
 // each node, in reverse elimination order, the lowest label attaining the minimum (the order and
-// the reductions are fixed functions of the problem); greedy takes the lowest label among equal
-// choices; CBC (single-threaded) its first optimum. Comparisons are exact, except that the
-// exact solver's Lagrangian window filter keeps a 1e-9 relative slack, which only keeps more
-// candidates (so it never loses the optimum).
+// the reductions are fixed functions of the problem), or, with bound fixing where the LP bound is
+// tight, the LP's decoded labelling (dual_bound.h: index order, lowest label on ties, then ICM);
+// greedy takes the lowest label among equal choices; CBC (single-threaded) its first optimum.
+// Comparisons are exact, except that the exact solver's Lagrangian window filter keeps a 1e-9
+// relative slack, which only keeps more candidates (so it never loses the optimum), and a tight
+// LP is one whose labelling is within 1e-9 (relative) of its bound.
 //
 // Errors: kBadInput for an invalid problem (validate()), kUnsupported for an infeasible one
 // ("infeasible: memory budget X below minimum Y (memory row 'params', bytes)") or when the time
