@@ -304,8 +304,8 @@ Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOpt
 // solved exactly. Every labelling using a pinned label costs more than T, so a window optimum
 // costing at most T is the optimum; otherwise T grows (LB + (UB - LB)/64, then x8 per window,
 // up to UB, where the UB labelling itself is in the window; without a UB labelling that meets the
-// memory rows, the whole problem is solved). Small windows keep few labels, which is what makes 3-D meshes'
-// 30-128-label domains tractable.
+// memory rows, the whole problem is solved). Small windows keep few labels, which is what makes
+// 3-D meshes' 30-128-label domains tractable.
 core::Result<Answer> solve_fixed(const Problem& problem, const SolveOptions& options,
                                  const EngineOptions& eo, SolverStats& stats) {
   Answer a;
@@ -351,7 +351,8 @@ core::Result<Answer> solve_fixed(const Problem& problem, const SolveOptions& opt
       }
       if (!sol.complete) {
         a.stop = sol.stop;
-        a.bound = std::max(a.bound, std::min(threshold, std::max(a.last.bound, sol.lower_bound_us)));
+        const double within = std::max(a.last.bound, sol.lower_bound_us);
+        a.bound = std::max(a.bound, std::min(threshold, within));
         return a;
       }
       const double slack = 1e-9 * (std::fabs(threshold) + 1);
