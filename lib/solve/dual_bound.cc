@@ -29,6 +29,7 @@ class Messages {
       pot_[v].assign(u.size(), 0.0);
     }
     lam_.resize(p.edges.size());
+    fresh_.assign(p.edges.size(), {0, 0});
     for (std::size_t e = 0; e < p.edges.size(); ++e) {
       const Edge& edge = p.edges[e];
       adj_[edge.from].push_back({static_cast<std::int32_t>(e), true});
@@ -49,14 +50,27 @@ class Messages {
     for (const Incidence& inc : adj_[v]) {
       const NodeIndex w = other(inc);
       (forward ? w > v : w < v) ? ++out : ++in;
-      // λ_ev(a) = min_b B(a,b) - λ_ew(b): θ'_e's rows towards v then have minimum 0.
-      row_minima(inc, lam_[inc.edge][inc.is_from ? 0 : 1]);
+      // λ_ev(a) = min_b B(a,b) - λ_ew(b): θ'_e's rows towards v then have minimum 0. Skipped
+      // where λ_ev already is that (nothing it reads changed since): half of all visits.
+      char& fresh = fresh_[inc.edge][inc.is_from ? 0 : 1];
+      if (fresh == 0) {
+        row_minima(inc, lam_[inc.edge][inc.is_from ? 0 : 1]);
+        fresh = 1;
+        fresh_[inc.edge][inc.is_from ? 1 : 0] = 0;
+      }
     }
+    bool died = false;
     for (std::size_t a = 0; a < labels; ++a) {
       double t = p_.nodes[v].cost_us[a];
       for (const Incidence& inc : adj_[v]) t += lam_[inc.edge][inc.is_from ? 0 : 1][a];
-      if (!(t < kInf)) alive_[v][a] = 0;
+      if (!(t < kInf) && alive_[v][a] != 0) {
+        alive_[v][a] = 0;
+        died = true;
+      }
       pot[a] = alive_[v][a] ? t : kInf;
+    }
+    if (died) {  // the neighbours' minima range over v's live labels
+      for (const Incidence& inc : adj_[v]) fresh_[inc.edge][inc.is_from ? 1 : 0] = 0;
     }
     if (bounds != nullptr) {
       const double least = node_min(v);
@@ -74,6 +88,7 @@ class Messages {
       for (std::size_t a = 0; a < labels; ++a) {
         if (alive_[v][a]) lam[a] -= share * pot[a];
       }
+      fresh_[inc.edge] = {0, 0};
     }
     // θ'_v keeps what it did not hand out (recomputed from λ, so it never drifts from them).
     for (std::size_t a = 0; a < labels; ++a) {
@@ -84,25 +99,17 @@ class Messages {
     }
   }
 
-  // LB = Σ_v min θ'_v + Σ_e min θ'_e.
-  [[nodiscard]] double lower_bound() const {
+  // LB = Σ_v min θ'_v + Σ_e min θ'_e, where every min θ'_e is 0 after a backward pass: the
+  // edge's earlier node, visited last, set its λ to the edge's row minima and handed nothing out.
+  [[nodiscard]] double lower_bound_after_backward() const {
     double lb = 0;
     for (std::size_t v = 0; v < pot_.size(); ++v) lb += node_min(static_cast<NodeIndex>(v));
-    std::vector<double> rows;
-    for (std::size_t e = 0; e < p_.edges.size(); ++e) {
-      row_minima({static_cast<std::int32_t>(e), true}, rows);
-      double m = kInf;
-      for (std::size_t a = 0; a < rows.size(); ++a) {
-        if (alive_[p_.edges[e].from][a]) m = std::min(m, rows[a] - lam_[e][0][a]);
-      }
-      lb += m;
-    }
     return lb;
   }
 
   // The labelling decoded from the messages: nodes in index order, each cheapest against its
   // labelled neighbours plus its later neighbours' messages (ties: lowest label).
-  std::vector<LabelIndex> decode() const {
+  std::vector<LabelIndex> decode() {
     const std::size_t n = pot_.size();
     std::vector<LabelIndex> y(n, -1);
     for (std::size_t v = 0; v < n; ++v) {
@@ -115,18 +122,21 @@ class Messages {
   }
 
   // Iterated conditional modes: each node in turn takes its cheapest label given the others
-  // (kept on ties), until a sweep changes nothing (at most `sweeps`).
-  void improve(std::vector<LabelIndex>& y, std::int32_t sweeps) const {
+  // (kept on ties), until a sweep changes nothing (at most `sweeps`). A node none of whose
+  // neighbours changed since its last visit would keep its label, so it is skipped.
+  void improve(std::vector<LabelIndex>& y, std::int32_t sweeps) {
+    std::vector<char> queued(y.size(), 1);
     for (std::int32_t s = 0; s < sweeps; ++s) {
       bool changed = false;
       for (std::size_t v = 0; v < y.size(); ++v) {
+        if (queued[v] == 0) continue;
+        queued[v] = 0;
         const auto vi = static_cast<NodeIndex>(v);
-        const double current = local_cost(vi, y, y[v]);
-        const LabelIndex best =
-            best_label(vi, y, [](const Incidence&, std::size_t) { return kInf; });
-        if (best >= 0 && local_cost(vi, y, best) < current) {
+        const LabelIndex best = best_label(vi, y, [](const Incidence&, std::size_t) { return kInf; });
+        if (best >= 0 && scratch_[best] < scratch_[y[v]]) {
           y[v] = best;
           changed = true;
+          for (const Incidence& inc : adj_[v]) queued[other(inc)] = 1;
         }
       }
       if (!changed) return;
@@ -179,33 +189,33 @@ class Messages {
     return m;
   }
 
-  // Unary plus the edges to labelled neighbours at label a.
-  [[nodiscard]] double local_cost(NodeIndex v, const std::vector<LabelIndex>& y,
-                                  LabelIndex a) const {
-    double t = p_.nodes[v].cost_us[a];
+  // The live label minimising, in scratch_[a], the unary plus the edges to labelled neighbours
+  // plus `unlabelled(inc, a)` (where finite) for the others; ties: the lowest label.
+  template <typename F>
+  LabelIndex best_label(NodeIndex v, const std::vector<LabelIndex>& y, F unlabelled) {
+    const std::vector<double>& unary = p_.nodes[v].cost_us;
+    const std::size_t labels = unary.size();
+    scratch_.assign(unary.begin(), unary.end());
     for (const Incidence& inc : adj_[v]) {
       const Edge& e = p_.edges[inc.edge];
       const LabelIndex b = y[other(inc)];
-      if (b < 0) continue;
-      t += inc.is_from ? pair_cost(p_, e, a, b) : pair_cost(p_, e, b, a);
-    }
-    return t;
-  }
-
-  // The live label minimising local_cost plus `unlabelled(inc, a)` for unlabelled neighbours.
-  template <typename F>
-  LabelIndex best_label(NodeIndex v, const std::vector<LabelIndex>& y, F unlabelled) const {
-    LabelIndex best = -1;
-    double best_cost = kInf;
-    for (std::size_t a = 0; a < pot_[v].size(); ++a) {
-      if (!alive_[v][a]) continue;
-      double t = local_cost(v, y, static_cast<LabelIndex>(a));
-      for (const Incidence& inc : adj_[v]) {
-        if (y[other(inc)] < 0) t += unlabelled(inc, a) < kInf ? unlabelled(inc, a) : 0.0;
+      if (b >= 0 && inc.is_from) {
+        const std::size_t lt = p_.nodes[e.to].cost_us.size();
+        for (std::size_t a = 0; a < labels; ++a) scratch_[a] += e.cost_us[a * lt + b];
+      } else if (b >= 0) {
+        const double* row = &e.cost_us[static_cast<std::size_t>(b) * labels];
+        for (std::size_t a = 0; a < labels; ++a) scratch_[a] += row[a];
+      } else {
+        for (std::size_t a = 0; a < labels; ++a) {
+          const double m = unlabelled(inc, a);
+          if (m < kInf) scratch_[a] += m;
+        }
       }
-      if (best < 0 || t < best_cost) {
+    }
+    LabelIndex best = -1;
+    for (std::size_t a = 0; a < labels; ++a) {
+      if (alive_[v][a] && (best < 0 || scratch_[a] < scratch_[best])) {
         best = static_cast<LabelIndex>(a);
-        best_cost = t;
       }
     }
     return best;
@@ -216,19 +226,42 @@ class Messages {
   std::vector<std::vector<char>> alive_;  // labels not yet proven infinite
   std::vector<std::vector<double>> pot_;  // θ'_v
   std::vector<std::array<std::vector<double>, 2>> lam_;  // per edge: λ at from, λ at to
+  // Per edge and end: λ there equals the row minima of the current λ and live labels at the
+  // other end.
+  std::vector<std::array<char, 2>> fresh_;
+  std::vector<double> scratch_;  // best_label's per-label costs
+};
+
+// Whether the deadline passed, read on the first call and every 64th (node visits are short).
+class DeadlineCheck {
+ public:
+  explicit DeadlineCheck(Clock::time_point deadline) : deadline_(deadline) {}
+  bool passed() {
+    if ((calls_++ & 63) != 0) return late_;
+    late_ = late_ || Clock::now() > deadline_;
+    return late_;
+  }
+
+ private:
+  Clock::time_point deadline_;
+  std::uint32_t calls_ = 0;
+  bool late_ = false;
 };
 
 }  // namespace
 
-DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline) {
+DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
+                     bool tight_only) {
   Messages m(problem);
   const auto n = static_cast<NodeIndex>(problem.nodes.size());
   DualBound out;
+  DeadlineCheck clock(deadline);
   for (std::int32_t pass = 0; pass < max_passes; ++pass) {
-    for (NodeIndex v = 0; v < n; ++v) m.update(v, true);
-    for (NodeIndex v = n - 1; v >= 0; --v) m.update(v, false);
+    for (NodeIndex v = 0; v < n && !clock.passed(); ++v) m.update(v, true);
+    for (NodeIndex v = n - 1; v >= 0 && !clock.passed(); --v) m.update(v, false);
+    if (clock.passed()) break;  // the pass is incomplete: its messages prove nothing
     ++out.passes;
-    const double lb = m.lower_bound();
+    const double lb = m.lower_bound_after_backward();
     std::vector<LabelIndex> y = m.decode();
     if (std::find(y.begin(), y.end(), -1) == y.end()) {
       m.improve(y, 8);
@@ -242,14 +275,20 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
     out.lower_bound_us = std::max(out.lower_bound_us, lb);
     if (!(out.lower_bound_us < kInf)) break;  // infeasible, proven
     const double scale = 1e-9 * (std::fabs(out.lower_bound_us) + 1);
-    if (out.upper_us - out.lower_bound_us <= scale || gained <= scale ||
-        Clock::now() > deadline) {
-      break;
-    }
+    const double gap = out.upper_us - out.lower_bound_us;
+    if (gap <= scale || gained <= scale) break;
+    if (tight_only && gained * (max_passes - out.passes) < gap) break;
   }
   // One more forward pass records the label bounds, each when its node holds every message.
+  // Stopped by the deadline, every label gets LB (true of every labelling), which pins nothing.
   out.label_bound_us.resize(problem.nodes.size());
   const double lb = out.lower_bound_us;
+  if (clock.passed() || out.passes == 0) {
+    for (NodeIndex v = 0; v < n; ++v) {
+      out.label_bound_us[v].assign(problem.nodes[v].cost_us.size(), lb);
+    }
+    return out;
+  }
   for (NodeIndex v = 0; v < n; ++v) m.update(v, true, lb, &out.label_bound_us[v]);
   return out;
 }

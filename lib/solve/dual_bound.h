@@ -44,8 +44,11 @@ struct DualBound {
 
 // @pre validate(problem); followers and pins are ignored (simplify() has none left).
 // Stops after `max_passes`, when a pass raises LB by less than 1e-9 of its magnitude, when LB
-// meets the upper bound, or at `deadline` (only then can the result depend on the clock).
-DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline);
+// meets the upper bound, or at `deadline` (only then can the result depend on the clock); with
+// `tight_only` (only a labelling proven optimal is of use), also once the last pass's gain,
+// repeated in every pass left, would not close the gap to the labelling.
+DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
+                     bool tight_only = false);
 
 // Pins keeping, on each node that loses a label, the labels whose bound is at most `upper_us`
 // (plus a 1e-7 relative slack against rounding): every labelling costing at most `upper_us`, so

@@ -252,15 +252,26 @@ ReducedSolve solve_reduced(Problem problem, const SolveOptions& options, const E
   return r;
 }
 
-bool bound_fixing_wanted(const SolveOptions& options, const Problem& problem) {
+// What the LP bound is used for.
+enum class BoundUse : std::uint8_t {
+  kNone,       // not run
+  kTightOnly,  // its labelling where the LP is tight, else the plain exact solve
+  kWindows,    // and, where it is not tight, label fixing in windows
+};
+
+BoundUse bound_use(const SolveOptions& options, const Problem& problem) {
   // The LP bound reads unaries and edges only (simplify() folds pins and followers into them).
-  if (!problem.pins.empty() || !problem.followers.empty() || problem.nodes.empty()) return false;
-  if (options.bound_fixing != BoundFixing::kAuto) return options.bound_fixing == BoundFixing::kOn;
+  if (!problem.pins.empty() || !problem.followers.empty() || problem.nodes.empty() ||
+      options.bound_fixing == BoundFixing::kOff) {
+    return BoundUse::kNone;
+  }
+  if (options.bound_fixing == BoundFixing::kOn) return BoundUse::kWindows;
   std::vector<std::size_t> sizes;
   for (const Node& node : problem.nodes) sizes.push_back(node.cost_us.size());
   auto middle = sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2);
   std::nth_element(sizes.begin(), middle, sizes.end());
-  return *middle > static_cast<std::size_t>(kBoundFixingLabels);
+  return *middle > static_cast<std::size_t>(kBoundFixingLabels) ? BoundUse::kWindows
+                                                                : BoundUse::kTightOnly;
 }
 
 // The answer on the simplified problem: labels (in its label space) and what is proven of them.
@@ -303,39 +314,50 @@ Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOpt
 // per-label bounds, the labels whose bound exceeds a threshold T are pinned away and the rest
 // solved exactly. Every labelling using a pinned label costs more than T, so a window optimum
 // costing at most T is the optimum; otherwise T grows (LB + (UB - LB)/64, then x8 per window,
-// up to UB, where the UB labelling itself is in the window; without a UB labelling that meets the
+// up to UB, the cost of the best labelling so far: the LP's, lowered by any window's optimum above
+// its T; the UB labelling itself is in that last window; without an LP labelling that meets the
 // memory rows, the whole problem is solved). Small windows keep few labels, which is what makes
-// 3-D meshes' 30-128-label domains tractable.
-core::Result<Answer> solve_fixed(const Problem& problem, const SolveOptions& options,
-                                 const EngineOptions& eo, SolverStats& stats) {
+// 3-D meshes' 30-128-label domains tractable. With `use` kTightOnly, only a tight LP's labelling
+// is taken; otherwise the plain exact solve runs.
+core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
+                                 const EngineOptions& eo, SolverStats& stats, BoundUse use) {
   Answer a;
-  const detail::DualBound d = detail::dual_bound(problem, kBoundPasses, eo.limits.deadline);
+  const detail::DualBound d =
+      detail::dual_bound(problem, kBoundPasses, eo.limits.deadline, use == BoundUse::kTightOnly);
   stats.dual_passes = d.passes;
   a.bound = d.lower_bound_us;
   if (!(d.lower_bound_us < kForbidden)) {
     a.infeasible = true;
-    a.last = solve_reduced(problem, options, eo, stats);
+    a.last = solve_reduced(std::move(problem), options, eo, stats);
     return a;
   }
-  if (!(d.upper_us < kForbidden) || !meets_memory(problem.memory, d.labels)) {
-    // No labelling to measure windows against: the whole problem, with the LP bound kept.
-    const double lp = a.bound;
-    a = solve_plain(problem, options, eo, stats);
-    a.bound = std::max(a.bound, lp);
-    return a;
-  }
-  const double upper = d.upper_us;
-  offer(a, problem, d.labels);
   const double lb = d.lower_bound_us;
-  // The LP is tight: its labelling is optimal (to the 1e-9 relative slack of the window filter).
-  if (!a.labels.empty() && a.cost_us - lb <= 1e-9 * (std::fabs(lb) + 1)) {
-    a.bound = std::min(lb, a.cost_us);
-    a.optimal = true;
-    return a;
+  const bool usable = d.upper_us < kForbidden && meets_memory(problem.memory, d.labels);
+  if (usable) {
+    offer(a, problem, d.labels);
+    // The LP is tight: its labelling is optimal (to the 1e-9 relative slack of the filter).
+    if (!a.labels.empty() && a.cost_us - lb <= 1e-9 * (std::fabs(lb) + 1)) {
+      a.bound = std::min(lb, a.cost_us);
+      a.optimal = true;
+      return a;
+    }
   }
-  double gap = std::max((upper - lb) / 64, 1e-6 * (std::fabs(lb) + 1));
+  if (!usable || use != BoundUse::kWindows) {
+    // No labelling to measure windows against, or no windows wanted: the whole problem, with
+    // the LP bound and labelling kept (the better one where the solve stops early).
+    Answer plain = solve_plain(std::move(problem), options, eo, stats);
+    plain.bound = std::max(plain.bound, lb);
+    if (!a.labels.empty() && (plain.labels.empty() || a.cost_us < plain.cost_us)) {
+      plain.labels = std::move(a.labels);
+      plain.cost_us = a.cost_us;
+    }
+    return plain;
+  }
+  double gap = std::max((d.upper_us - lb) / 64, 1e-6 * (std::fabs(lb) + 1));
   const std::int64_t labels = problem_size(problem).labels;
   for (;;) {
+    // The best labelling so far (the LP's, or a window's costing more than its T) caps T.
+    const double upper = a.cost_us;
     const bool last = !(lb + gap < upper);
     const double threshold = last ? upper : lb + gap;
     Problem pinned = problem;
@@ -407,8 +429,8 @@ class ExactSolver final : public Solver {
     }
     out.stats.reduced = problem_size(s.problem);
     Answer a;
-    if (bound_fixing_wanted(options, s.problem)) {
-      DTPLAN_TRY(a, solve_fixed(s.problem, options, eo, out.stats));
+    if (const BoundUse use = bound_use(options, s.problem); use != BoundUse::kNone) {
+      DTPLAN_TRY(a, solve_fixed(std::move(s.problem), options, eo, out.stats, use));
     } else {
       a = solve_plain(std::move(s.problem), options, eo, out.stats);
     }

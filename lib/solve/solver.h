@@ -36,10 +36,12 @@ namespace dtplan::solve {
 enum class RepeatMode : std::uint8_t { kExploit, kUnroll };
 enum class SimplifyMode : std::uint8_t { kOn, kOff };
 // Exact solver: drop the labels an LP lower bound proves useless before the exact search
-// (dual_bound.h; exact_solver.cc solves in windows of growing cost). kAuto does so where the
-// median node keeps more than kBoundFixingLabels labels after simplify: 3-D meshes (median 54 on
-// LLaMA3 8x8x8), where the exact search alone grows out of reach, and not 2-D ones (median 15 on
-// 8x8), whose repeated layers the shared-interior elimination already solves in seconds.
+// (dual_bound.h; exact_solver.cc solves in windows of growing cost). kAuto runs the LP bound
+// first and takes its labelling where the LP is tight (LLaMA3-8B on 8x8); where it is not, it
+// fixes labels in windows if the median node keeps more than kBoundFixingLabels labels after
+// simplify (3-D meshes: median 54 on LLaMA3 8x8x8, where the exact search alone grows out of
+// reach) and otherwise runs the plain exact solve (2-D meshes: median 15 on 8x8, whose repeated
+// layers the shared-interior elimination solves in seconds). kOn: windows always; kOff: no LP.
 enum class BoundFixing : std::uint8_t { kAuto, kOn, kOff };
 inline constexpr std::int32_t kBoundFixingLabels = 24;
 

@@ -3,7 +3,9 @@
 // constraints, NCCL-model edge costs) and solved by the exact solver and by CBC (AutoParallel's
 // ILP) in the same run. Counters: the exact solver's time with one thread (exact_1t_s) and with
 // one per hardware thread (exact_s, what `dtplan plan` uses by default), CBC's (single-threaded),
-// the ratios cbc_over_exact_1t and cbc_over_exact, and equal objectives. Also the whole pipeline
+// the ratios cbc_over_exact_1t and cbc_over_exact, and equal objectives; the exact solver without
+// its LP bound (--bound-fixing off, one thread) as the baseline of no_lp_over_exact_1t. Also the
+// whole pipeline
 // (build + solve, all hardware threads as `dtplan plan`) at 32 layers, exact against greedy.
 //
 //   scripts/bench.sh solver
@@ -89,6 +91,8 @@ void BM_PlanSolverExactVsCbc(benchmark::State& state) {
   o.time_limit_s = 3600;
   solve::SolveOptions all = o;
   all.threads = hardware_threads();
+  solve::SolveOptions no_lp = o;
+  no_lp.bound_fixing = solve::BoundFixing::kOff;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     auto e = exact->solve(p, o);
@@ -97,9 +101,13 @@ void BM_PlanSolverExactVsCbc(benchmark::State& state) {
     const auto t2 = std::chrono::steady_clock::now();
     auto c = (*ilp)->solve(p, o);
     const auto t3 = std::chrono::steady_clock::now();
-    if (!e.ok() || !e2.ok() || !c.ok()) {
-      state.SkipWithError((!e.ok() ? e.error() : !e2.ok() ? e2.error() : c.error()).message.c_str());
-      return;
+    auto plain = exact->solve(p, no_lp);
+    const auto t4 = std::chrono::steady_clock::now();
+    for (const auto* r : {&e, &e2, &c, &plain}) {
+      if (!r->ok()) {
+        state.SkipWithError(r->error().message.c_str());
+        return;
+      }
     }
     const double exact_1t_s = std::chrono::duration<double>(t1 - t0).count();
     const double exact_s = std::chrono::duration<double>(t2 - t1).count();
@@ -109,6 +117,11 @@ void BM_PlanSolverExactVsCbc(benchmark::State& state) {
     state.counters["cbc_s"] = cbc_s;
     state.counters["cbc_over_exact_1t"] = cbc_s / exact_1t_s;
     state.counters["cbc_over_exact"] = cbc_s / exact_s;
+    const double no_lp_s = std::chrono::duration<double>(t4 - t3).count();
+    state.counters["no_lp_s"] = no_lp_s;
+    state.counters["no_lp_over_exact_1t"] = no_lp_s / exact_1t_s;
+    state.counters["same_objective_no_lp"] =
+        std::abs(e->objective_us - plain->objective_us) <= 1e-9 * e->objective_us ? 1 : 0;
     state.counters["same_labels_1t"] = e->labels == e2->labels ? 1 : 0;
     state.counters["objective_us"] = e->objective_us;
     state.counters["same_objective"] =

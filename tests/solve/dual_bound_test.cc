@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "solve/dual_bound.h"
@@ -86,6 +87,37 @@ TEST_CASE("dual bound: never above the optimum, label by label, on random proble
       }
     }
   }
+}
+
+TEST_CASE("dual bound: a passed deadline proves nothing and pins nothing") {
+  const Problem p = random_problem({.shape = Shape::kGrid, .nodes = 9, .min_labels = 3,
+                                    .max_labels = 4, .seed = 5});
+  const DualBound d = dual_bound(p, 100, Clock::now() - std::chrono::seconds(1));
+  CHECK(d.passes == 0);
+  CHECK(d.lower_bound_us == -std::numeric_limits<double>::infinity());
+  REQUIRE(d.label_bound_us.size() == p.nodes.size());
+  for (std::size_t v = 0; v < p.nodes.size(); ++v) {
+    CHECK(d.label_bound_us[v].size() == p.nodes[v].cost_us.size());
+  }
+  CHECK(bound_pins(d, 0).empty());
+}
+
+TEST_CASE("dual bound: tight_only gives up on a gap it cannot close, never below the optimum") {
+  // Frustrated 3x3 grids: the LP is rarely tight, its bound creeps up pass by pass.
+  int shorter = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const Problem p = random_problem({.shape = Shape::kGrid, .nodes = 9, .min_labels = 3,
+                                      .max_labels = 4, .seed = seed});
+    CAPTURE(seed);
+    const double best = testing::brute_force(p).objective_us;
+    const DualBound full = dual_bound(p, 60, kNoDeadline);
+    const DualBound quick = dual_bound(p, 60, kNoDeadline, true);
+    CHECK(quick.passes <= full.passes);
+    CHECK(quick.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
+    CHECK(quick.lower_bound_us <= full.lower_bound_us);
+    if (quick.passes < full.passes) ++shorter;
+  }
+  CHECK(shorter > 0);
 }
 
 }  // namespace

@@ -105,11 +105,16 @@ TEST_CASE("repeated layers: shared interiors == unrolled == brute force") {
     const Problem p = repeated(spec);
     REQUIRE(validate(p).ok());
     const testing::BruteForceResult truth = testing::brute_force(p);
-    SolveOptions unroll;
+    // The elimination paths without the LP bound (which may answer alone where it is tight),
+    // and the default.
+    SolveOptions exploit;
+    exploit.bound_fixing = BoundFixing::kOff;
+    SolveOptions unroll = exploit;
     unroll.repeats = RepeatMode::kUnroll;
-    for (const SolveOptions& o : {SolveOptions{}, unroll}) {
+    for (const SolveOptions& o : {exploit, unroll, SolveOptions{}}) {
       auto s = make_exact_solver()->solve(p, o);
-      INFO("seed " << seed << (o.repeats == RepeatMode::kUnroll ? " unrolled" : " shared"));
+      INFO("seed " << seed << (o.repeats == RepeatMode::kUnroll ? " unrolled" : " shared")
+                   << (o.bound_fixing == BoundFixing::kOff ? "" : ", LP bound first"));
       if (!truth.feasible) {
         CHECK_FALSE(s.ok());
         continue;
@@ -119,7 +124,7 @@ TEST_CASE("repeated layers: shared interiors == unrolled == brute force") {
       CHECK(s->optimal);
       CHECK(evaluate(p, s->labels)->feasible());
       if (o.repeats == RepeatMode::kUnroll) CHECK(s->stats.repeat_interior_nodes == 0);
-      if (o.repeats == RepeatMode::kExploit && s->stats.repeat_interior_nodes > 0) ++shared;
+      if (o == exploit && s->stats.repeat_interior_nodes > 0) ++shared;
     }
     ++cases;
   }
@@ -137,13 +142,19 @@ TEST_CASE("repeated layers: LLaMA-shaped stacks, shared == unrolled, with a bind
     spec.memory_budget = 0.3;
     spec.seed = seed;
     const Problem p = layered_problem(spec);
-    SolveOptions unroll;
+    SolveOptions exploit;
+    exploit.bound_fixing = BoundFixing::kOff;
+    SolveOptions unroll = exploit;
     unroll.repeats = RepeatMode::kUnroll;
-    auto shared = make_exact_solver()->solve(p, {});
+    auto shared = make_exact_solver()->solve(p, exploit);
     auto flat = make_exact_solver()->solve(p, unroll);
+    auto by_default = make_exact_solver()->solve(p, {});
     REQUIRE_MESSAGE(shared.ok(), shared.error().message);
     REQUIRE_MESSAGE(flat.ok(), flat.error().message);
+    REQUIRE_MESSAGE(by_default.ok(), by_default.error().message);
     CHECK(shared->objective_us == flat->objective_us);
+    CHECK(by_default->objective_us == flat->objective_us);
+    CHECK(by_default->optimal);
     CHECK(shared->optimal);
     CHECK(flat->optimal);
     CHECK(shared->stats.repeat_blocks == 4);
