@@ -8,7 +8,8 @@
 //
 // --threads: the exact solver's worker threads (0, the default: one per hardware thread); the
 // plan is identical for every count. --bound-fixing: whether the exact solver first drops the
-// labels an LP bound proves useless (solve::BoundFixing; auto: on wide domains without repeats).
+// labels an LP bound proves useless (solve::BoundFixing; auto: the LP first, its labelling where
+// tight, windows on wide domains).
 //
 // Human output: a header, the strategy of every op grouped by layer (consecutive layers with the
 // same strategies print once, "layers 0-31 (x32)"), the cost breakdown, the collectives, the

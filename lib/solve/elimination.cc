@@ -235,7 +235,8 @@ const std::vector<double>* Elimination::outside_for(std::size_t id) const {
   return &(*outside_)[id];
 }
 
-Outside Elimination::outside_tables(Outside out) const {
+std::optional<Outside> Elimination::outside_tables(Outside out,
+                                                   Clock::time_point deadline) const {
   out.resize(factors_.size());
   std::vector<double> finite;
   std::vector<std::int32_t> infinite;
@@ -254,6 +255,7 @@ Outside Elimination::outside_tables(Outside out) const {
     infinite.resize(static_cast<std::size_t>(dx));
     Odometer odo(bv, 0);
     for (std::int64_t k = 0; k < bv.entries; ++k, odo.next()) {
+      if ((k & 1023) == 0 && Clock::now() > deadline) return std::nullopt;
       const double o = above.empty() ? 0.0 : above[k];
       if (o == kInf) continue;
       // Per x: the sum of the finite terms and the number of +inf terms. Then, for each factor,

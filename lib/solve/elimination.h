@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/result.h"
@@ -90,8 +91,10 @@ class Elimination {
   // The backward (min-marginal) pass of a complete scalar run: for every factor f consumed by a
   // bucket, out[f](s) = min over the bucket's other variables of out[message] + Σ the bucket's
   // other factors, i.e. the least cost of everything outside f given f's labels. `init` holds the
-  // tables of the remaining factors (empty = 0).
-  [[nodiscard]] Outside outside_tables(Outside init) const;
+  // tables of the remaining factors (empty = 0). nullopt once `deadline` passes (read every
+  // 1,024 bucket entries: the pass is single-threaded and can take as long as the run).
+  [[nodiscard]] std::optional<Outside> outside_tables(
+      Outside init, Clock::time_point deadline = Clock::time_point::max()) const;
 
  private:
   struct Bucket {

@@ -27,7 +27,9 @@ std::optional<OutsideSet> outside_set(const EngineProblem& scalar,
     init[constants[i]] = {others};
     set.lagrangian_min_us += e.factors()[constants[i]].table->cost[0];
   }
-  auto global = std::make_shared<const Outside>(e.outside_tables(std::move(init)));
+  std::optional<Outside> tables = e.outside_tables(std::move(init), options.limits.deadline);
+  if (!tables) return std::nullopt;
+  auto global = std::make_shared<const Outside>(std::move(*tables));
   for (const GroupPlan& plan_g : d.groups) {
     Outside sub_init(plan_g.sub.factors().size());
     for (std::size_t k = 0; k < plan_g.residual.size(); ++k) {
@@ -38,8 +40,10 @@ std::optional<OutsideSet> outside_set(const EngineProblem& scalar,
       }
       sub_init[plan_g.residual[k]] = std::move(least);
     }
-    set.groups.push_back(
-        std::make_shared<const Outside>(plan_g.sub.outside_tables(std::move(sub_init))));
+    std::optional<Outside> sub =
+        plan_g.sub.outside_tables(std::move(sub_init), options.limits.deadline);
+    if (!sub) return std::nullopt;
+    set.groups.push_back(std::make_shared<const Outside>(std::move(*sub)));
   }
   set.global = std::move(global);
   return set;

@@ -28,7 +28,8 @@ struct OutsideSet {
 };
 
 // @pre `scalar` has no memory rows and the factor structure `shapes` was analysed on.
-// @post nullopt when the decomposed problem needs branch-and-bound or a limit stopped a run.
+// @post nullopt when the decomposed problem needs branch-and-bound or a limit stopped a run or
+//   the backward pass.
 std::optional<OutsideSet> outside_set(const EngineProblem& scalar,
                                       const std::vector<GroupShape>& shapes,
                                       const EngineOptions& options);

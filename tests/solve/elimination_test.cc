@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 #include <memory>
 
 #include "solve/evaluate.h"
@@ -50,9 +52,11 @@ TEST_CASE("elimination: the worked example of elimination.h") {
   CHECK(y == std::vector<std::int32_t>{1, 1});
   CHECK(e.relaxation_bound() == 2);
   // Backward pass: outside(f)(x) = min_y g(x, y) + h(y) = {min(0+3, 5+0), min(5+3, 0+0)}.
-  const Outside out = e.outside_tables({});
+  const Outside out = e.outside_tables({}).value();
   CHECK(out[0] == std::vector<double>{3, 0});
   CHECK(out[2] == std::vector<double>{1, 2});  // outside(h)(y) = m(y)
+  // A passed deadline stops the pass: no tables.
+  CHECK_FALSE(e.outside_tables({}, Clock::now() - std::chrono::seconds(1)).has_value());
 }
 
 TEST_CASE("elimination: outside tables are exact min-marginals (random problems)") {
@@ -68,7 +72,7 @@ TEST_CASE("elimination: outside tables are exact min-marginals (random problems)
       for (std::int32_t d : e.remaining()) others += d == c ? 0 : e.factors()[d].table->cost[0];
       init[c] = {others};
     }
-    const Outside out = e.outside_tables(init);
+    const Outside out = e.outside_tables(init).value();
     // min over labellings with y_v = l of the total == unary(l) + outside(unary)(l).
     std::vector<std::vector<double>> best(p.nodes.size());
     for (std::size_t v = 0; v < p.nodes.size(); ++v)
