@@ -106,76 +106,100 @@ core::Result<std::shared_ptr<const RedistPlan>> Planner::plan(const TensorSpec& 
   return out;
 }
 
-core::Result<RedistPlan> Planner::plan_uncached(const TensorSpec& src, const TensorSpec& dst,
-                                                const PlanOptions& options) {
+core::Result<Planner::Route> Planner::route(const TensorSpec& src, const TensorSpec& dst,
+                                            const PlanOptions& options) {
   DTPLAN_CHECK(check_request(mesh_, src, dst));
   const std::span<const std::int64_t> sizes = mesh_.sizes();
-  PlannerKind kind = options.planner;
-  if (kind == PlannerKind::kAuto) {
-    kind = needs_min_cost(src, dst) ? PlannerKind::kMinCost : PlannerKind::kGreedy;
-  } else if (kind == PlannerKind::kGreedy && needs_min_cost(src, dst)) {
+  Route r;
+  r.kind = options.planner;
+  if (r.kind == PlannerKind::kAuto) {
+    r.kind = needs_min_cost(src, dst) ? PlannerKind::kMinCost : PlannerKind::kGreedy;
+  } else if (r.kind == PlannerKind::kGreedy && needs_min_cost(src, dst)) {
     return core::Error::unsupported(
         "the greedy planner needs default shard orders and no _StridedShard (DTensor uses its "
         "graph planner for " +
         format_placement_list(src) + " -> " + format_placement_list(dst) +
         "); use --planner min-cost or auto");
   }
+  r.start = plan_endpoint(src, sizes);
+  r.target = plan_endpoint(dst, sizes);
+  last_settled_ = 0;
+  if (r.kind == PlannerKind::kGreedy) {
+    DTPLAN_TRY(r.steps, plan_greedy(src.placements(), dst.placements(), sizes));
+  } else {
+    SearchOptions so{options.merge, Heuristic::kAStar, options.max_states};
+    DTPLAN_TRY(SearchResult found, search_.plan(src.shape(), src.dtype(), r.start, r.target, so));
+    r.steps = std::move(found.steps);
+    r.searched_ps = found.cost_ps;
+    last_settled_ = found.settled;
+  }
+  if (options.merge) {
+    const MergeMode mode =
+        r.kind == PlannerKind::kGreedy ? MergeMode::kMerge : MergeMode::kWarnOnly;
+    DTPLAN_TRY(MergeResult merged, merge_pass(mesh_, src.shape(), r.start, r.steps, mode));
+    r.steps = std::move(merged.steps);
+    r.warnings = std::move(merged.warnings);
+  }
+  return r;
+}
+
+core::Result<std::int64_t> Planner::price_route(const Route& r, const TensorSpec& src,
+                                                std::vector<PlanStep>* record) {
+  const std::span<const std::int64_t> sizes = mesh_.sizes();
+  RedistState state = r.start;
+  std::int64_t total_ps = 0;
+  for (const Transform& t : r.steps) {
+    DTPLAN_TRY(StepQuery q, make_query(mesh_, src.shape(), src.dtype(), state, t));
+    DTPLAN_TRY(PricedQuery p, pricer_.price(q));
+    DTPLAN_TRY(state, apply_transform(state, t, sizes));
+    total_ps += p.cost_ps;
+    if (record != nullptr) {
+      record->push_back({t, mesh_.groups(q.mesh_dims, q.flattened).size, q.bytes,
+                         p.price.cost_us, p.price.algorithm, p.price.protocol, state});
+    }
+  }
+  if (!equivalent(state, r.target, sizes)) {
+    return core::Error::internal("redistribute: the " + std::string(planner_name(r.kind)) +
+                                 " plan ends at " + state_text(state) + ", not at " +
+                                 state_text(r.target));
+  }
+  if (r.searched_ps >= 0 && r.searched_ps != total_ps) {
+    return core::Error::internal("redistribute: the min-cost search priced its plan at " +
+                                 std::to_string(r.searched_ps) + " ps, the steps at " +
+                                 std::to_string(total_ps) + " ps");
+  }
+  return total_ps;
+}
+
+core::Result<RedistPlan> Planner::plan_uncached(const TensorSpec& src, const TensorSpec& dst,
+                                                const PlanOptions& options) {
+  DTPLAN_TRY(Route r, route(src, dst, options));
   RedistPlan plan{description_,
                   src,
                   dst,
-                  plan_endpoint(src, sizes),
-                  plan_endpoint(dst, sizes),
+                  r.start,
+                  r.target,
                   options.planner,
-                  kind,
+                  r.kind,
                   std::string(model_->name()),
                   options.merge,
                   {},
                   {},
                   0,
-                  {},
+                  std::move(r.warnings),
                   {}};
-  std::vector<Transform> steps;
-  last_settled_ = 0;
-  std::int64_t searched_ps = -1;
-  if (kind == PlannerKind::kGreedy) {
-    DTPLAN_TRY(steps, plan_greedy(src.placements(), dst.placements(), sizes));
-  } else {
-    SearchOptions so{options.merge, Heuristic::kAStar, options.max_states};
-    DTPLAN_TRY(SearchResult r, search_.plan(src.shape(), src.dtype(), plan.start, plan.target, so));
-    steps = std::move(r.steps);
-    searched_ps = r.cost_ps;
-    last_settled_ = r.settled;
-  }
-  if (options.merge) {
-    const MergeMode mode = kind == PlannerKind::kGreedy ? MergeMode::kMerge : MergeMode::kWarnOnly;
-    DTPLAN_TRY(MergeResult merged, merge_pass(mesh_, src.shape(), plan.start, steps, mode));
-    steps = std::move(merged.steps);
-    plan.warnings = std::move(merged.warnings);
-  }
-  RedistState state = plan.start;
-  std::int64_t total_ps = 0;
-  for (const Transform& t : steps) {
-    DTPLAN_TRY(StepQuery q, make_query(mesh_, src.shape(), src.dtype(), state, t));
-    DTPLAN_TRY(PricedQuery p, pricer_.price(q));
-    DTPLAN_TRY(state, apply_transform(state, t, sizes));
-    total_ps += p.cost_ps;
-    plan.steps.push_back({t, mesh_.groups(q.mesh_dims, q.flattened).size, q.bytes, p.price.cost_us,
-                          p.price.algorithm, p.price.protocol, state});
-  }
-  if (!equivalent(state, plan.target, sizes)) {
-    return core::Error::internal("redistribute: the " + std::string(planner_name(kind)) +
-                                 " plan ends at " + state_text(state) + ", not at " +
-                                 state_text(plan.target));
-  }
-  if (searched_ps >= 0 && searched_ps != total_ps) {
-    return core::Error::internal("redistribute: the min-cost search priced its plan at " +
-                                 std::to_string(searched_ps) + " ps, the steps at " +
-                                 std::to_string(total_ps) + " ps");
-  }
+  DTPLAN_TRY(std::int64_t total_ps, price_route(r, src, &plan.steps));
   plan.comm_counts = count_comms(plan.steps);
   plan.total_cost_us = static_cast<double>(total_ps) / 1e6;
   plan.trace = plan_trace(plan.start, plan.steps);
   return plan;
+}
+
+core::Result<double> Planner::cost_uncached(const TensorSpec& src, const TensorSpec& dst,
+                                            const PlanOptions& options) {
+  DTPLAN_TRY(Route r, route(src, dst, options));
+  DTPLAN_TRY(std::int64_t total_ps, price_route(r, src, nullptr));
+  return static_cast<double>(total_ps) / 1e6;
 }
 
 }  // namespace dtplan::redist

@@ -62,6 +62,10 @@ class Planner {
   core::Result<RedistPlan> plan_uncached(const placement::TensorSpec& src,
                                          const placement::TensorSpec& dst,
                                          const PlanOptions& options);
+  // plan_uncached(...)->total_cost_us (the same errors) without building the plan's records
+  // (steps, trace, mesh description): what edge pricing needs, for 683k pairs on 8x8x8.
+  core::Result<double> cost_uncached(const placement::TensorSpec& src,
+                                     const placement::TensorSpec& dst, const PlanOptions& options);
 
   [[nodiscard]] const MeshContext& mesh() const { return mesh_; }
   [[nodiscard]] const CostModel& model() const { return *model_; }
@@ -83,6 +87,21 @@ class Planner {
   struct KeyHash {
     std::size_t operator()(const Key& k) const;
   };
+  // The steps of a plan (searched or greedy, then merged) and its end points.
+  struct Route {
+    PlannerKind kind = PlannerKind::kGreedy;
+    RedistState start;
+    RedistState target;
+    std::vector<Transform> steps;
+    std::vector<Warning> warnings;
+    std::int64_t searched_ps = -1;  // the min-cost search's own total (-1: greedy)
+  };
+  core::Result<Route> route(const placement::TensorSpec& src, const placement::TensorSpec& dst,
+                            const PlanOptions& options);
+  // Prices the route's steps in order (each into `record` unless null) and checks that they end
+  // at the target for the searched total: the total, in picoseconds.
+  core::Result<std::int64_t> price_route(const Route& r, const placement::TensorSpec& src,
+                                         std::vector<PlanStep>* record);
 
   MeshContext mesh_;
   std::unique_ptr<CostModel> model_;

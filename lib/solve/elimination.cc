@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "core/parallel.h"
 #include "solve/bucket.h"
-#include "solve/parallel.h"
 
 namespace dtplan::solve::detail {
 
@@ -153,7 +153,7 @@ bool Elimination::eliminate(std::size_t index) {
   for (std::int32_t s : b.separator) table->dims.push_back(domains_[s]);
   table->entries = bv.entries;
   std::atomic<bool> late{false};
-  const int chunks = chunk_count(limits_.threads, bv.entries, kMinChunk);
+  const int chunks = core::chunk_count(limits_.threads, bv.entries, kMinChunk);
   auto timed_out = [&](std::int64_t k) {
     if ((k % kCheckEvery) == 0 && Clock::now() > limits_.deadline) late = true;
     return late.load(std::memory_order_relaxed);
@@ -164,7 +164,7 @@ bool Elimination::eliminate(std::size_t index) {
     std::uint16_t* argmin = b.argmin.empty() ? nullptr : b.argmin.data();
     const std::int64_t runs = scalar_runs(bv);
     const std::int64_t per_run = bv.entries / runs;
-    parallel_chunks(limits_.threads, runs, (kMinChunk + per_run - 1) / per_run,
+    core::parallel_chunks(limits_.threads, runs, (kMinChunk + per_run - 1) / per_run,
                     [&](int, std::int64_t begin, std::int64_t end) {
                       scalar_message(bv, begin, end, table->cost.data(), argmin, [&] {
                         if (Clock::now() > limits_.deadline) late = true;
@@ -181,7 +181,7 @@ bool Elimination::eliminate(std::size_t index) {
     std::atomic<bool> too_many{false};
     const std::vector<double>* window = outside_for(factors_.size());
     const std::int64_t max_points = limits_.max_points;
-    parallel_chunks(chunks, bv.entries, 1, [&](int c, std::int64_t begin, std::int64_t end) {
+    core::parallel_chunks(chunks, bv.entries, 1, [&](int c, std::int64_t begin, std::int64_t end) {
       Chunk& part = parts[static_cast<std::size_t>(c)];
       FrontierScratch scratch;
       Odometer odo(bv, begin);

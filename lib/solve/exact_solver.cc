@@ -360,9 +360,11 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     const double upper = a.cost_us;
     const bool last = !(lb + gap < upper);
     const double threshold = last ? upper : lb + gap;
-    Problem pinned = problem;
-    if (threshold < kForbidden) pinned.pins = detail::bound_pins(d, threshold, problem.repeats);
-    auto again = simplify(pinned);
+    // The window's pins go on the problem itself (it has none: simplified) for the simplify
+    // only: no copy of the whole problem per window.
+    if (threshold < kForbidden) problem.pins = detail::bound_pins(d, threshold, problem.repeats);
+    auto again = simplify(problem);
+    problem.pins.clear();
     if (again.ok()) {
       stats.labels_fixed = labels - problem_size(again->problem).labels;
       a.last = solve_reduced(std::move(again->problem), options, eo, stats);

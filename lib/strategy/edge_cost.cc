@@ -1,7 +1,9 @@
 #include "strategy/edge_cost.h"
 
 #include <limits>
+#include <unordered_set>
 
+#include "core/parallel.h"
 #include "solve/problem.h"
 
 namespace dtplan::strategy {
@@ -22,6 +24,9 @@ bool cannot_redistribute(const Placements& src, const Placements& dst) {
   return false;
 }
 
+// Pairs fewer than this per thread are priced on one (a thread costs more than a few plans).
+constexpr std::int64_t kMinPairsPerThread = 64;
+
 }  // namespace
 
 bool is_forbidden_pair(const core::Error& error) {
@@ -35,7 +40,9 @@ std::size_t EdgeCoster::KeyHash::operator()(const EdgeMatrixKey& k) const {
   return mix(h, static_cast<std::uint32_t>(k.slot));
 }
 
-EdgeCoster::EdgeCoster(std::unique_ptr<redist::Planner> planner) : planner_(std::move(planner)) {
+EdgeCoster::EdgeCoster(std::unique_ptr<redist::Planner> planner,
+                       std::vector<std::unique_ptr<redist::Planner>> helpers)
+    : planner_(std::move(planner)), helpers_(std::move(helpers)) {
   const auto sizes = planner_->mesh().sizes();
   sizes_.assign(sizes.begin(), sizes.end());
   options_.planner = redist::PlannerKind::kAuto;
@@ -54,25 +61,54 @@ std::int32_t EdgeCoster::intern(placement::TensorSpec spec) {
   return it->second;
 }
 
+namespace {
+
+std::uint64_t pair_key(std::int32_t src, std::int32_t dst) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) |
+         static_cast<std::uint32_t>(dst);
+}
+
+// The planned cost of a pair of specs: +inf where DTensor cannot; other errors propagate.
+// Uncached in the planner: only the cost is kept by the coster; the few plans lowering needs are
+// planned again through plan(), which caches them.
+core::Result<double> planned_cost(redist::Planner& planner, const placement::TensorSpec& src,
+                                  const placement::TensorSpec& dst,
+                                  const redist::PlanOptions& options) {
+  auto planned = planner.cost_uncached(src, dst, options);
+  if (planned.ok()) return *planned;
+  if (is_forbidden_pair(planned.error())) return solve::kForbidden;
+  return std::move(planned).error();
+}
+
+}  // namespace
+
 core::Result<double> EdgeCoster::pair_cost(std::int32_t src, std::int32_t dst) {
-  const std::uint64_t key =
-      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32) |
-      static_cast<std::uint32_t>(dst);
+  const std::uint64_t key = pair_key(src, dst);
   if (auto it = costs_.find(key); it != costs_.end()) return it->second;
-  // Uncached in the planner: only the cost is kept here; the few plans lowering needs are planned
-  // again through plan(), which caches them.
-  auto planned = planner_->plan_uncached(specs_[static_cast<std::size_t>(src)],
-                                         specs_[static_cast<std::size_t>(dst)], options_);
-  double cost = 0;
-  if (planned.ok()) {
-    cost = planned->total_cost_us;
-  } else if (is_forbidden_pair(planned.error())) {
-    cost = solve::kForbidden;
-  } else {
-    return std::move(planned).error();
-  }
+  DTPLAN_TRY(double cost, planned_cost(*planner_, specs_[static_cast<std::size_t>(src)],
+                                       specs_[static_cast<std::size_t>(dst)], options_));
   costs_.emplace(key, cost);
   return cost;
+}
+
+void EdgeCoster::price_in_parallel(const std::vector<std::uint64_t>& keys) {
+  std::vector<core::Result<double>> got(keys.size(), 0.0);
+  // Chunk c prices keys c, c + chunks, ...: neighbouring pairs (one matrix row) cost alike, so
+  // interleaving balances the threads where contiguous ranges would not.
+  const int chunks = core::chunk_count(static_cast<int>(helpers_.size()) + 1,
+                                       static_cast<std::int64_t>(keys.size()), kMinPairsPerThread);
+  auto price = [&](int chunk, std::int64_t, std::int64_t) {
+    redist::Planner& planner =
+        chunk == 0 ? *planner_ : *helpers_[static_cast<std::size_t>(chunk - 1)];
+    for (auto i = static_cast<std::size_t>(chunk); i < keys.size(); i += chunks) {
+      got[i] = planned_cost(planner, specs_[keys[i] >> 32], specs_[keys[i] & 0xffffffffU],
+                            options_);
+    }
+  };
+  core::parallel_chunks(chunks, chunks, 1, price);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (got[i].ok()) costs_.emplace(keys[i], *got[i]);
+  }
 }
 
 core::Result<std::int32_t> EdgeCoster::spec_id(const graph::TensorMeta& meta,
@@ -118,6 +154,22 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
   };
   const auto rows = ids(producer_options);
   const auto cols = ids(consumer_inputs);
+  if (!helpers_.empty()) {
+    // The pairs cost_between would plan, each once, in row-major order.
+    std::vector<std::uint64_t> todo;
+    std::unordered_set<std::uint64_t> seen;
+    for (std::size_t j = 0; j < producer_options.size(); ++j) {
+      for (std::size_t o = 0; o < consumer_inputs.size(); ++o) {
+        if (producer_options[j] == consumer_inputs[o] || !rows[j].ok() || !cols[o].ok() ||
+            cannot_redistribute(producer_options[j], consumer_inputs[o])) {
+          continue;
+        }
+        const std::uint64_t key = pair_key(*rows[j], *cols[o]);
+        if (!costs_.contains(key) && seen.insert(key).second) todo.push_back(key);
+      }
+    }
+    price_in_parallel(todo);
+  }
   auto m = std::make_shared<std::vector<double>>();
   m->reserve(producer_options.size() * consumer_inputs.size());
   for (std::size_t j = 0; j < producer_options.size(); ++j) {

@@ -17,7 +17,7 @@
 //   EdgeCoster coster(std::move(planner));
 //   coster.cost_us({{4096, 4096}, kBF16}, pl("S(0),S(0)"), pl("R,R")).value();  // one flat AG
 //
-// Not thread-safe (the planner is not).
+// Not thread-safe (the planner is not); matrix() runs its own threads when given helper planners.
 
 #include <cstdint>
 #include <memory>
@@ -49,7 +49,11 @@ struct EdgeMatrixKey {
 
 class EdgeCoster {
  public:
-  explicit EdgeCoster(std::unique_ptr<redist::Planner> planner);
+  // `helpers`: more planners on the same mesh and cost model; matrix() prices the pairs it has
+  // not seen on them and `planner` at once, one thread each (a pair's cost does not depend on the
+  // planner that prices it, so the matrices are the same for every count).
+  explicit EdgeCoster(std::unique_ptr<redist::Planner> planner,
+                      std::vector<std::unique_ptr<redist::Planner>> helpers = {});
 
   // The spec of a tensor of `meta` laid out as `placements` on the planner's mesh.
   // @post error (kBadInput) when the placements do not describe the tensor on the mesh.
@@ -93,8 +97,12 @@ class EdgeCoster {
                                     const core::Result<std::int32_t>& to);
   // The cost between two interned specs (memoised).
   core::Result<double> pair_cost(std::int32_t src, std::int32_t dst);
+  // Prices the pairs of `keys` (src id << 32 | dst id, distinct, not memoised) on every planner
+  // at once and memoises the costs (errors other than "cannot" are left to pair_cost).
+  void price_in_parallel(const std::vector<std::uint64_t>& keys);
 
   std::unique_ptr<redist::Planner> planner_;
+  std::vector<std::unique_ptr<redist::Planner>> helpers_;
   std::vector<std::int64_t> sizes_;
   redist::PlanOptions options_;
   std::unordered_map<placement::TensorSpec, std::int32_t> spec_ids_;

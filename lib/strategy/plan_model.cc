@@ -34,13 +34,23 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
   const auto t0 = Clock::now();
   DTPLAN_TRY(auto solver, solve::make_solver(options.solver));
   const std::int64_t gpus = options.gpus_per_node.value_or(profile.node.gpus_per_node);
-  DTPLAN_TRY(redist::MeshContext ctx, redist::MeshContext::make(mesh, gpus, profile.name));
+  auto make_planner = [&]() -> core::Result<std::unique_ptr<redist::Planner>> {
+    DTPLAN_TRY(redist::MeshContext ctx, redist::MeshContext::make(mesh, gpus, profile.name));
+    return std::make_unique<redist::Planner>(std::move(ctx),
+                                             redist::make_cost_model(options.cost_model, profile));
+  };
+  DTPLAN_TRY(std::unique_ptr<redist::Planner> planner, make_planner());
   const std::vector<std::int64_t> sizes = mesh.shape();
   DTPLAN_TRY(GraphStrategies strategies, enumerate_graph(graph, sizes, profile, options.enumerate));
   const auto t1 = Clock::now();
 
-  EdgeCoster coster(std::make_unique<redist::Planner>(
-      std::move(ctx), redist::make_cost_model(options.cost_model, profile)));
+  // Edge pricing uses the solver's threads too: one more planner per thread.
+  std::vector<std::unique_ptr<redist::Planner>> helpers;
+  for (int t = 1; t < options.solve.threads; ++t) {
+    DTPLAN_TRY(std::unique_ptr<redist::Planner> helper, make_planner());
+    helpers.push_back(std::move(helper));
+  }
+  EdgeCoster coster(std::move(planner), std::move(helpers));
   Constraints constraints = default_constraints(graph, strategies, sizes.size());
   constraints.memory_limit_bytes = options.memory_limit_bytes;
   DTPLAN_TRY(SelectionProblem sp, export_problem(graph, strategies, constraints, coster,

@@ -4,6 +4,7 @@
 //     over gather groups, torch.chunk or strided splits for scatters, flat chunks over flattened
 //     groups) ends at dst's local shape on every rank;
 //   * merged and unmerged plans reach the same state, and check_plan accepts every plan;
+//   * cost_uncached equals the plan's total;
 //   * min-cost total <= greedy total with its merge pass and <= greedy total without it (integer
 //     picoseconds, same model and merge flag), as planner.h states;
 //   * the triangle inequality of min-cost totals for intermediates whose Partial ops and
@@ -66,6 +67,9 @@ TEST_CASE("planner properties: plans reach dst on every rank; min-cost <= greedy
         RedistPlan plan = must_plan(*p, s.req.src, s.req.dst, {planner, merge});
         INFO(planner_name(planner) << (merge ? " merged" : " unmerged") << ": " << plan.trace);
         CHECK(testing::check_rank_shapes(plan, s.req.mesh) == "");
+        // The cost-only path (edge pricing) gives the plan's total to the bit.
+        CHECK(p->cost_uncached(s.req.src, s.req.dst, {planner, merge}).value() ==
+              plan.total_cost_us);
         plans.emplace(std::pair{planner, merge}, std::move(plan));
       }
     }

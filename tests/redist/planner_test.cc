@@ -127,6 +127,13 @@ TEST_CASE("planner: unsupported and malformed requests") {
   auto m = p->plan(spec_of({8}, "R,R,R", {2, 2, 2}), spec_of({8}, "R,R,R", {2, 2, 2}), {});
   REQUIRE_FALSE(m.ok());
   CHECK(m.error().kind == core::ErrorKind::kBadInput);
+  // The cost-only path refuses the same requests the same way.
+  auto c = p->cost_uncached(spec_of({8}, "S(0),R", {2, 2}), spec_of({8}, "P(sum),R", {2, 2}), {});
+  REQUIRE_FALSE(c.ok());
+  CHECK(c.error().message == b.message);
+  auto d = p->cost_uncached(spec_of({8}, "R,R", {2, 2}), spec_of({9}, "R,R", {2, 2}), {});
+  REQUIRE_FALSE(d.ok());
+  CHECK(d.error().kind == core::ErrorKind::kBadInput);
 }
 
 TEST_CASE("planner: Replicate -> Partial is a priced local op (sum), the identity otherwise") {

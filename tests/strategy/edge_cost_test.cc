@@ -101,4 +101,27 @@ TEST_CASE("edge cost: matrices are memoised by key and match pairwise costs") {
   CHECK(coster->matrices_built() == 1);
 }
 
+TEST_CASE("edge cost: helper planners price a matrix in parallel, to the same bits") {
+  // Every placement of a 2-D tensor on 2x2 (R, S(0), S(1), P(sum) per dim): 16 x 16 pairs, over
+  // a hundred of them planned, enough for three threads.
+  std::vector<std::string> texts;
+  for (const char* a : {"R", "S(0)", "S(1)", "P(sum)"}) {
+    for (const char* b : {"R", "S(0)", "S(1)", "P(sum)"}) texts.push_back(std::string(a) + "," + b);
+  }
+  const std::vector<Placements> all = pls(texts);
+  auto ctx = [] { return context({2, 2}, {"dp", "tp"}, {{"dp", "tp"}}); };
+  auto alone = make_coster(ctx());
+  std::vector<std::unique_ptr<redist::Planner>> helpers;
+  helpers.push_back(dtplan::testing::make_planner(ctx(), redist::CostModelKind::kNccl));
+  helpers.push_back(dtplan::testing::make_planner(ctx(), redist::CostModelKind::kNccl));
+  EdgeCoster parallel(dtplan::testing::make_planner(ctx(), redist::CostModelKind::kNccl),
+                      std::move(helpers));
+  const EdgeMatrixKey key{1, 0, 1, 0};
+  const EdgeMatrix one = alone->matrix(key, kWeight, all, all).value();
+  const EdgeMatrix three = parallel.matrix(key, kWeight, all, all).value();
+  CHECK(*one == *three);
+  CHECK(parallel.pairs_priced() == alone->pairs_priced());
+  CHECK(parallel.pairs_priced() >= 128);
+}
+
 }  // namespace dtplan::strategy::testing

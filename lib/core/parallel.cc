@@ -1,10 +1,10 @@
-#include "solve/parallel.h"
+#include "core/parallel.h"
 
 #include <algorithm>
 #include <thread>
 #include <vector>
 
-namespace dtplan::solve::detail {
+namespace dtplan::core {
 
 int chunk_count(int threads, std::int64_t n, std::int64_t min_chunk) {
   const std::int64_t by_size =
@@ -27,4 +27,4 @@ void parallel_chunks(int threads, std::int64_t n, std::int64_t min_chunk,
   for (auto& w : workers) w.join();
 }
 
-}  // namespace dtplan::solve::detail
+}  // namespace dtplan::core

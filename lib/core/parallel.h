@@ -1,5 +1,5 @@
 #pragma once
-// Internal to lib/solve: deterministic fork-join over index ranges.
+// Deterministic fork-join over index ranges (the exact solver's eliminations, edge pricing).
 //
 // [0, n) is cut into `chunks` contiguous ranges whose bounds depend only on n and the chunk count;
 // each range runs fn(chunk, begin, end) on its own thread (the caller's thread takes chunk 0).
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace dtplan::solve::detail {
+namespace dtplan::core {
 
 // The number of chunks parallel_chunks uses: min(threads, ceil(n / min_chunk)), at least 1.
 int chunk_count(int threads, std::int64_t n, std::int64_t min_chunk);
@@ -19,4 +19,4 @@ int chunk_count(int threads, std::int64_t n, std::int64_t min_chunk);
 void parallel_chunks(int threads, std::int64_t n, std::int64_t min_chunk,
                      const std::function<void(int, std::int64_t, std::int64_t)>& fn);
 
-}  // namespace dtplan::solve::detail
+}  // namespace dtplan::core
