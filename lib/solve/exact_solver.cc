@@ -363,7 +363,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     // The window's pins go on the problem itself (it has none: simplified) for the simplify
     // only: no copy of the whole problem per window.
     if (threshold < kForbidden) problem.pins = detail::bound_pins(d, threshold, problem.repeats);
-    auto again = simplify(problem);
+    auto again = simplify(problem, eo.limits.deadline);
     problem.pins.clear();
     if (again.ok()) {
       stats.labels_fixed = labels - problem_size(again->problem).labels;
@@ -424,7 +424,7 @@ class ExactSolver final : public Solver {
     out.stats.input = problem_size(problem);
     Simplified s;
     if (options.simplify == SimplifyMode::kOn) {
-      DTPLAN_TRY(s, simplify(problem));
+      DTPLAN_TRY(s, simplify(problem, eo.limits.deadline));
     } else {
       s.problem = problem;
       s.remap = identity_remap(problem);
@@ -463,7 +463,10 @@ class ExactSolver final : public Solver {
     out.labels = std::move(labels);
     out.objective_us = ev.total_us;
     out.optimal = a.optimal;
-    out.lower_bound_us = out.optimal ? ev.total_us : std::min(ev.total_us, a.bound);
+    // Stopped early, the bound is at least the trivial one (each unary and edge at its least).
+    out.lower_bound_us =
+        out.optimal ? ev.total_us
+                    : std::min(ev.total_us, std::max(a.bound, trivial_lower_bound_us(problem)));
     out.time_s = std::chrono::duration<double>(Clock::now() - start).count();
     return out;
   }

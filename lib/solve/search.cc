@@ -39,7 +39,12 @@ class Search {
   }
 
   EngineSolution run() {
-    choose_cutset();
+    if (!choose_cutset()) {  // the clock ran out first: nothing found, nothing proven
+      out_.complete = false;
+      out_.stop = RunStatus::kTimeLimit;
+      out_.lower_bound_us = -kInf;
+      return std::move(out_);
+    }
     out_.conditioned = static_cast<std::int32_t>(cutset_.size());
     out_.assignment.assign(p_.domains.size(), -1);
     path_.assign(p_.domains.size(), -1);
@@ -53,8 +58,11 @@ class Search {
   }
 
  private:
-  void choose_cutset() {
+  // False when the deadline passes first (each round plans an order over the whole problem:
+  // on 20k-node problems, rounds take seconds and hundreds may be needed).
+  bool choose_cutset() {
     for (;;) {
+      if (Clock::now() > o_.limits.deadline) return false;
       const auto scopes = scopes_without(p_.factors, fixed_);
       std::vector<char> eliminable(used_.size());
       for (std::size_t v = 0; v < used_.size(); ++v)
@@ -63,7 +71,7 @@ class Search {
       if (plan.max_message_entries <= static_cast<double>(o_.max_table_entries)) {
         leaf_order_ = std::move(plan.order);
         out_.width = plan.width;
-        return;
+        return true;
       }
       // Condition the variable with the most distinct neighbours (ties: lowest id).
       std::vector<std::vector<std::int32_t>> adj(used_.size());

@@ -273,14 +273,15 @@ core::Result<bool> remove_dominated(WorkGraph& g, std::vector<std::uint64_t>& se
 
 }  // namespace
 
-core::Result<Simplified> simplify(const Problem& problem) {
+core::Result<Simplified> simplify(const Problem& problem,
+                                  std::chrono::steady_clock::time_point deadline) {
   DTPLAN_CHECK(validate(problem));
   WorkGraph g(problem);
   DTPLAN_CHECK(apply_pins(g, problem));
   DTPLAN_CHECK(detail::merge_followers(g, problem));
   std::vector<std::uint64_t> ac_seen(g.nodes.size(), ~std::uint64_t{0});
   std::vector<std::uint64_t> dom_seen = ac_seen;
-  for (bool changed = true; changed;) {
+  for (bool changed = true; changed && std::chrono::steady_clock::now() <= deadline;) {
     DTPLAN_TRY(const bool ac, arc_consistency(g, ac_seen));
     DTPLAN_TRY(const bool mem, tighten_memory(g));
     DTPLAN_TRY(const bool dom, remove_dominated(g, dom_seen));

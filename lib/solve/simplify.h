@@ -25,6 +25,7 @@
 // a -> c whose matrix is min over b of the two old edges plus b's unary; lift() sets b to that
 // minimizing label for the labels of a and c.
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -76,7 +77,11 @@ struct Simplified {
 
 // @post error kBadInput when validate() fails; kUnsupported when the problem is infeasible
 // (a node loses every label, or a memory row cannot be met), naming the node or row.
-core::Result<Simplified> simplify(const Problem& problem);
+// Pins and followers are always folded in; the reductions repeat until none applies or, read
+// between rounds, `deadline` passes (the result is then less reduced, and as exact).
+core::Result<Simplified> simplify(
+    const Problem& problem,
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 // Lifts a labelling of the reduced problem to the original problem.
 // @post error (kBadInput) when `reduced` does not fit the remap.

@@ -229,8 +229,21 @@ TEST_CASE("exact: a time limit of zero still returns a feasible labelling with a
   const Solution best = solve_ok(p);
   CHECK(evaluate(p, s->labels)->feasible());
   CHECK(s->lower_bound_us <= best.objective_us);
+  CHECK(s->lower_bound_us >= trivial_lower_bound_us(p));  // never -inf
   CHECK(s->objective_us >= best.objective_us);
   if (!s->optimal) CHECK(s->stats.stop_reason == "time_limit");
+  // Too wide for elimination alone (messages of at most 3 entries): the branch-and-bound's cutset
+  // is chosen round by round, and the clock stops it there too.
+  for (BoundFixing fixing : {BoundFixing::kOff, BoundFixing::kAuto}) {
+    SolveOptions narrow = quick;
+    narrow.max_table_entries = 3;
+    narrow.bound_fixing = fixing;
+    auto n = make_exact_solver()->solve(p, narrow);
+    REQUIRE_MESSAGE(n.ok(), n.error().message);
+    CHECK(evaluate(p, n->labels)->feasible());
+    CHECK(n->lower_bound_us >= trivial_lower_bound_us(p));
+    CHECK(n->lower_bound_us <= best.objective_us);
+  }
 }
 
 }  // namespace
