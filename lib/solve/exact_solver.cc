@@ -293,6 +293,23 @@ void offer(Answer& a, const Problem& problem, std::vector<LabelIndex> labels) {
   }
 }
 
+// Offers a's labelling with every block of a repeat group relabelled like one of its blocks, for
+// each group and block in order: the LP decodes alike layers apart, and the best decoded layer
+// repeated is often cheaper than the mix (deep stacks: one layer's plan fits every layer).
+void offer_block_copies(Answer& a, const Problem& problem) {
+  for (const RepeatGroup& g : problem.repeats) {
+    if (a.labels.empty()) return;
+    const std::vector<LabelIndex> base = a.labels;
+    for (const auto& source : g.blocks) {
+      std::vector<LabelIndex> copy = base;
+      for (const auto& block : g.blocks) {
+        for (std::size_t p = 0; p < block.size(); ++p) copy[block[p]] = base[source[p]];
+      }
+      offer(a, problem, std::move(copy));
+    }
+  }
+}
+
 // The plain exact solve, as an Answer.
 Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOptions& eo,
                    SolverStats& stats) {
@@ -335,6 +352,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
   const bool usable = d.upper_us < kForbidden && meets_memory(problem.memory, d.labels);
   if (usable) {
     offer(a, problem, d.labels);
+    offer_block_copies(a, problem);
     // The LP is tight: its labelling is optimal (to the 1e-9 relative slack of the filter).
     if (!a.labels.empty() && a.cost_us - lb <= 1e-9 * (std::fabs(lb) + 1)) {
       a.bound = std::min(lb, a.cost_us);
