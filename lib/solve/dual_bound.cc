@@ -132,7 +132,8 @@ class Messages {
         if (queued[v] == 0) continue;
         queued[v] = 0;
         const auto vi = static_cast<NodeIndex>(v);
-        const LabelIndex best = best_label(vi, y, [](const Incidence&, std::size_t) { return kInf; });
+        const LabelIndex best =
+            best_label(vi, y, [](const Incidence&, std::size_t) { return kInf; });
         if (best >= 0 && scratch_[best] < scratch_[y[v]]) {
           y[v] = best;
           changed = true;
