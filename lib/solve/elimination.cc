@@ -165,12 +165,12 @@ bool Elimination::eliminate(std::size_t index) {
     const std::int64_t runs = scalar_runs(bv);
     const std::int64_t per_run = bv.entries / runs;
     core::parallel_chunks(limits_.threads, runs, (kMinChunk + per_run - 1) / per_run,
-                    [&](int, std::int64_t begin, std::int64_t end) {
-                      scalar_message(bv, begin, end, table->cost.data(), argmin, [&] {
-                        if (Clock::now() > limits_.deadline) late = true;
-                        return late.load(std::memory_order_relaxed);
-                      });
-                    });
+                          [&](int, std::int64_t begin, std::int64_t end) {
+                            scalar_message(bv, begin, end, table->cost.data(), argmin, [&] {
+                              if (Clock::now() > limits_.deadline) late = true;
+                              return late.load(std::memory_order_relaxed);
+                            });
+                          });
   } else {
     struct Chunk {
       std::vector<std::uint32_t> counts;

@@ -98,6 +98,18 @@ void as_edge(WorkGraph& g, const Follower& f) {
   g.add_edge(f.leader, f.node, std::move(m));
 }
 
+// Edge e's matrix with v's labels as rows, contiguous (transposed where v is the consumer).
+std::vector<double> rows_of(const WorkGraph& g, const WorkEdge& e, NodeIndex v) {
+  if (e.from == v) return e.cost;
+  const auto rows = static_cast<std::size_t>(g.nodes[v].size());
+  const auto cols = static_cast<std::size_t>(g.nodes[e.from].size());
+  std::vector<double> t(rows * cols);
+  for (std::size_t o = 0; o < cols; ++o) {
+    for (std::size_t x = 0; x < rows; ++x) t[x * cols + o] = e.cost[o * rows + x];
+  }
+  return t;
+}
+
 void fold_leaf(WorkGraph& g, NodeIndex v, NodeIndex u) {
   const WorkEdge& e = g.edges[g.nodes[v].edges[0]];
   const WorkNode& n = g.nodes[v];
@@ -134,16 +146,21 @@ void fold_series(WorkGraph& g, NodeIndex v, NodeIndex u, NodeIndex w) {
                 g.nodes[u].labels,
                 g.nodes[w].labels,
                 std::vector<LabelIndex>(m.size(), n.labels[0])};
-  for (std::int32_t y = 0; y < su; ++y) {
-    for (std::int32_t x = 0; x < n.size(); ++x) {
-      const double a = g.entry(*eu, v, x, y) + n.cost[x];
+  const std::vector<double> to_u = rows_of(g, *eu, v);
+  const std::vector<double> to_w = rows_of(g, *ew, v);
+  // x outermost: each (y, z) still sees x ascending, so the lowest x attaining the minimum wins.
+  for (std::int32_t x = 0; x < n.size(); ++x) {
+    const double* wx = &to_w[static_cast<std::size_t>(x) * sw];
+    for (std::int32_t y = 0; y < su; ++y) {
+      const double a = to_u[static_cast<std::size_t>(x) * su + y] + n.cost[x];
       if (a == kForbidden) continue;
+      double* my = &m[static_cast<std::size_t>(y) * sw];
+      LabelIndex* ty = &step.table[static_cast<std::size_t>(y) * sw];
       for (std::int32_t z = 0; z < sw; ++z) {
-        const double c = a + g.entry(*ew, v, x, z);
-        const std::size_t k = static_cast<std::size_t>(y) * sw + z;
-        if (c < m[k]) {
-          m[k] = c;
-          step.table[k] = n.labels[x];
+        const double c = a + wx[z];
+        if (c < my[z]) {
+          my[z] = c;
+          ty[z] = n.labels[x];
         }
       }
     }

@@ -71,11 +71,6 @@ bool WorkGraph::restrict(NodeIndex v, const std::vector<char>& keep) {
   return !n.labels.empty();
 }
 
-double WorkGraph::entry(const WorkEdge& e, NodeIndex v, std::int32_t lv, std::int32_t lo) const {
-  if (e.from == v) return e.cost[static_cast<std::size_t>(lv) * nodes[e.to].size() + lo];
-  return e.cost[static_cast<std::size_t>(lo) * nodes[e.to].size() + lv];
-}
-
 std::int32_t WorkGraph::find_edge(NodeIndex u, NodeIndex w) const {
   for (std::int32_t id : nodes[u].edges) {
     if (other(edges[id], u) == w) return id;

@@ -64,7 +64,11 @@ class WorkGraph {
   bool restrict(NodeIndex v, const std::vector<char>& keep);
   // Cost of edge e with v at label lv and the other endpoint at lo.
   [[nodiscard]] double entry(const WorkEdge& e, NodeIndex v, std::int32_t lv,
-                             std::int32_t lo) const;
+                             std::int32_t lo) const {
+    const auto cols = static_cast<std::size_t>(nodes[e.to].size());
+    return e.from == v ? e.cost[static_cast<std::size_t>(lv) * cols + static_cast<std::size_t>(lo)]
+                       : e.cost[static_cast<std::size_t>(lo) * cols + static_cast<std::size_t>(lv)];
+  }
   [[nodiscard]] NodeIndex other(const WorkEdge& e, NodeIndex v) const {
     return e.from == v ? e.to : e.from;
   }

@@ -24,6 +24,11 @@ bool cannot_redistribute(const Placements& src, const Placements& dst) {
   return false;
 }
 
+// Whether src -> dst needs a planned redistribution: not when equal (free) or unsupported.
+bool needs_plan(const Placements& src, const Placements& dst) {
+  return src != dst && !cannot_redistribute(src, dst);
+}
+
 // Pairs fewer than this per thread are priced on one (a thread costs more than a few plans).
 constexpr std::int64_t kMinPairsPerThread = 64;
 
@@ -120,8 +125,7 @@ core::Result<std::int32_t> EdgeCoster::spec_id(const graph::TensorMeta& meta,
 core::Result<double> EdgeCoster::cost_between(const Placements& src, const Placements& dst,
                                               const core::Result<std::int32_t>& from,
                                               const core::Result<std::int32_t>& to) {
-  if (src == dst) return 0.0;
-  if (cannot_redistribute(src, dst)) return solve::kForbidden;
+  if (!needs_plan(src, dst)) return src == dst ? 0.0 : solve::kForbidden;
   if (!from.ok()) return from.error();
   if (!to.ok()) return to.error();
   return pair_cost(*from, *to);
@@ -160,8 +164,8 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
     std::unordered_set<std::uint64_t> seen;
     for (std::size_t j = 0; j < producer_options.size(); ++j) {
       for (std::size_t o = 0; o < consumer_inputs.size(); ++o) {
-        if (producer_options[j] == consumer_inputs[o] || !rows[j].ok() || !cols[o].ok() ||
-            cannot_redistribute(producer_options[j], consumer_inputs[o])) {
+        if (!needs_plan(producer_options[j], consumer_inputs[o]) || !rows[j].ok() ||
+            !cols[o].ok()) {
           continue;
         }
         const std::uint64_t key = pair_key(*rows[j], *cols[o]);

@@ -1,0 +1,69 @@
+#include "solve/short_chain.h"
+
+#include <cstdlib>
+
+namespace dtplan::solve::detail {
+
+std::optional<ShortChain> short_chain(const Problem& problem) {
+  if (!problem.pins.empty() || !problem.followers.empty()) return std::nullopt;
+  const RepeatGroup* group = nullptr;
+  for (const RepeatGroup& g : problem.repeats) {
+    if (group == nullptr || g.blocks.size() > group->blocks.size()) group = &g;
+  }
+  if (group == nullptr || group->blocks.size() < 4) return std::nullopt;
+  const auto n = static_cast<std::int32_t>(group->blocks.size());
+  const std::size_t nodes = problem.nodes.size();
+  std::vector<std::int32_t> block(nodes, -1);
+  std::vector<std::int32_t> position(nodes, -1);
+  for (std::int32_t b = 0; b < n; ++b) {
+    const auto& members = group->blocks[b];
+    for (std::size_t p = 0; p < members.size(); ++p) {
+      block[members[p]] = b;
+      position[members[p]] = static_cast<std::int32_t>(p);
+    }
+  }
+  for (const Edge& e : problem.edges) {
+    if (block[e.from] >= 0 && block[e.to] >= 0 && std::abs(block[e.from] - block[e.to]) > 1) {
+      return std::nullopt;
+    }
+  }
+  // Kept: outside nodes and blocks 0, 1 and n - 1, in the long problem's order.
+  auto kept = [&](NodeIndex v) { return block[v] <= 1 || block[v] == n - 1; };
+  ShortChain out;
+  std::vector<NodeIndex> index(nodes, -1);
+  for (std::size_t v = 0; v < nodes; ++v) {
+    if (!kept(static_cast<NodeIndex>(v))) continue;
+    index[v] = static_cast<NodeIndex>(out.problem.nodes.size());
+    out.problem.nodes.push_back(problem.nodes[v]);
+  }
+  // A node of blocks 1 .. n - 2 stands for its position in block 1.
+  auto stand_in = [&](NodeIndex v) {
+    return block[v] >= 1 && block[v] <= n - 2 ? index[group->blocks[1][position[v]]] : index[v];
+  };
+  out.source.resize(nodes);
+  for (std::size_t v = 0; v < nodes; ++v) out.source[v] = stand_in(static_cast<NodeIndex>(v));
+  for (const Edge& e : problem.edges) {
+    if (kept(e.from) && kept(e.to)) {
+      out.problem.edges.push_back({index[e.from], index[e.to], e.slot, e.cost_us});
+    } else if (std::min(block[e.from], block[e.to]) == n - 2 &&
+               std::max(block[e.from], block[e.to]) == n - 1) {
+      out.problem.edges.push_back({stand_in(e.from), stand_in(e.to), e.slot, e.cost_us});
+    }
+  }
+  RepeatGroup three;
+  for (const std::int32_t b : {0, 1, n - 1}) {
+    three.blocks.emplace_back();
+    for (NodeIndex v : group->blocks[b]) three.blocks.back().push_back(index[v]);
+  }
+  out.problem.repeats.push_back(std::move(three));
+  if (!validate(out.problem).ok()) return std::nullopt;
+  return out;
+}
+
+std::vector<LabelIndex> lengthen(const ShortChain& chain, const std::vector<LabelIndex>& labels) {
+  std::vector<LabelIndex> out(chain.source.size());
+  for (std::size_t v = 0; v < out.size(); ++v) out[v] = labels[chain.source[v]];
+  return out;
+}
+
+}  // namespace dtplan::solve::detail
