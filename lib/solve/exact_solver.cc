@@ -327,14 +327,15 @@ void offer_block_copies(Answer& a, const Problem& problem) {
 }
 
 // Offers the optimum of the short chain (short_chain.h) lengthened, when the problem is a long
-// chain of repeated blocks: solved by this solver, within what is left of the time limit.
+// chain of repeated blocks: solved by this solver, within half of what is left of the time limit
+// (the long chain's bound needs the rest).
 void offer_short_chain(Answer& a, const Problem& problem, const SolveOptions& options,
                        const EngineOptions& eo) {
   const auto chain = detail::short_chain(problem);
   if (!chain) return;
   SolveOptions o = options;
-  o.time_limit_s = std::max(0.0, std::chrono::duration<double>(eo.limits.deadline -
-                                                               Clock::now()).count());
+  const double left = std::chrono::duration<double>(eo.limits.deadline - Clock::now()).count();
+  o.time_limit_s = std::max(0.0, left / 2);
   const auto s = make_exact_solver()->solve(chain->problem, o);
   if (s.ok()) offer(a, problem, detail::lengthen(*chain, s->labels));
 }

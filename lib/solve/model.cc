@@ -88,7 +88,7 @@ EngineProblem build_engine_problem(Problem problem) {
     auto t = std::make_shared<Table>();
     t->dims = {ep.domains[e.from], ep.domains[e.to]};
     t->entries = static_cast<std::int64_t>(e.cost_us.size());
-    t->cost = std::move(e.cost_us);
+    t->cost = std::move(e.cost_us).take();
     ep.factors.push_back({std::move(t), {e.from, e.to}});
   }
   for (const Follower& f : problem.followers) {

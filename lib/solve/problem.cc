@@ -61,7 +61,7 @@ Status check_nodes_and_edges(const Problem& p) {
       return Error::bad_input(named + ": slot " + std::to_string(edge.slot) +
                               " of the consumer is fed twice");
     }
-    DTPLAN_CHECK(check_costs(edge.cost_us, named));
+    DTPLAN_CHECK(check_costs(edge.cost_us.values(), named));
   }
   return {};
 }

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "solve/matrix.h"
 
 namespace dtplan::solve {
 
@@ -44,7 +45,7 @@ struct Edge {
   NodeIndex from = 0;           // producer
   NodeIndex to = 0;             // consumer
   std::int32_t slot = 0;        // consumer argument position; (to, slot) is unique
-  std::vector<double> cost_us;  // row-major: [label(from) * labels(to) + label(to)]
+  Matrix cost_us;               // row-major: [label(from) * labels(to) + label(to)]
   bool operator==(const Edge&) const = default;
 };
 

@@ -100,7 +100,7 @@ void as_edge(WorkGraph& g, const Follower& f) {
 
 // Edge e's matrix with v's labels as rows, contiguous (transposed where v is the consumer).
 std::vector<double> rows_of(const WorkGraph& g, const WorkEdge& e, NodeIndex v) {
-  if (e.from == v) return e.cost;
+  if (e.from == v) return e.cost.values();
   const auto rows = static_cast<std::size_t>(g.nodes[v].size());
   const auto cols = static_cast<std::size_t>(g.nodes[e.from].size());
   std::vector<double> t(rows * cols);

@@ -78,7 +78,7 @@ std::int32_t WorkGraph::find_edge(NodeIndex u, NodeIndex w) const {
   return -1;
 }
 
-void WorkGraph::add_edge(NodeIndex from, NodeIndex to, std::vector<double> cost) {
+void WorkGraph::add_edge(NodeIndex from, NodeIndex to, Matrix cost) {
   touch(from);
   touch(to);
   const std::int32_t existing = find_edge(from, to);
@@ -90,14 +90,15 @@ void WorkGraph::add_edge(NodeIndex from, NodeIndex to, std::vector<double> cost)
     return;
   }
   WorkEdge& e = edges[existing];
+  std::vector<double>& sum = e.cost.edit();
   const std::int32_t cols = nodes[to].size();
   for (std::int32_t i = 0; i < nodes[from].size(); ++i) {
     for (std::int32_t j = 0; j < cols; ++j) {
       const double add = cost[static_cast<std::size_t>(i) * cols + j];
       if (e.from == from) {
-        e.cost[static_cast<std::size_t>(i) * cols + j] += add;
+        sum[static_cast<std::size_t>(i) * cols + j] += add;
       } else {
-        e.cost[static_cast<std::size_t>(j) * nodes[from].size() + i] += add;
+        sum[static_cast<std::size_t>(j) * nodes[from].size() + i] += add;
       }
     }
   }

@@ -34,7 +34,7 @@ struct WorkNode {
 struct WorkEdge {
   NodeIndex from = 0;
   NodeIndex to = 0;
-  std::vector<double> cost;  // [label(from) * size(to) + label(to)]
+  Matrix cost;  // [label(from) * size(to) + label(to)]; shared with the problem until changed
   bool alive = true;
 };
 
@@ -73,7 +73,7 @@ class WorkGraph {
     return e.from == v ? e.to : e.from;
   }
   // Adds a matrix over (from, to), summed into an existing edge between them if there is one.
-  void add_edge(NodeIndex from, NodeIndex to, std::vector<double> cost);
+  void add_edge(NodeIndex from, NodeIndex to, Matrix cost);
   void kill_edge(std::int32_t e);
   void kill_node(NodeIndex v);
   // Distinct alive neighbours (parallel edges are merged as they appear, so one edge each).

@@ -76,6 +76,12 @@ class EdgeCoster {
                                   std::span<const Placements> producer_options,
                                   std::span<const Placements> consumer_inputs);
 
+  // The matrix memoised by `key`, or null: lets a caller skip listing options already priced.
+  [[nodiscard]] EdgeMatrix memoised(const EdgeMatrixKey& key) const {
+    const auto it = matrices_.find(key);
+    return it != matrices_.end() ? it->second : nullptr;
+  }
+
   [[nodiscard]] redist::Planner& planner() { return *planner_; }
   [[nodiscard]] std::span<const std::int64_t> mesh_sizes() const { return sizes_; }
   // Distinct spec pairs priced, and matrices built (not served from the memo).

@@ -69,20 +69,23 @@ struct Builder {
         const graph::NodeId p = node.inputs[slot];
         const NodeIndex u = index(p);
         if (u < 0) continue;
-        const graph::Node& producer = graph.node(p);
-        std::vector<Placements> inputs;
-        inputs.reserve(op.size());
-        for (const Strategy& s : op.strategies) inputs.push_back(s.inputs[slot]);
-        const std::vector<Placements> sources = output_options(strategies.of(p), out_index);
         const EdgeMatrixKey key{strategies.distinct_index(p), static_cast<std::int32_t>(out_index),
                                 strategies.distinct_index(id), static_cast<std::int32_t>(slot)};
-        auto matrix = coster.matrix(key, producer.outputs[out_index], sources, inputs);
-        if (!matrix.ok()) {
-          return matrix.error().with_context(graph::node_label(node.name) + " input " +
-                                             std::to_string(slot));
+        EdgeMatrix matrix = coster.memoised(key);
+        if (matrix == nullptr) {
+          std::vector<Placements> inputs;
+          inputs.reserve(op.size());
+          for (const Strategy& s : op.strategies) inputs.push_back(s.inputs[slot]);
+          const std::vector<Placements> sources = output_options(strategies.of(p), out_index);
+          auto built = coster.matrix(key, graph.node(p).outputs[out_index], sources, inputs);
+          if (!built.ok()) {
+            return built.error().with_context(graph::node_label(node.name) + " input " +
+                                              std::to_string(slot));
+          }
+          matrix = std::move(*built);
         }
         sp.problem.edges.push_back(
-            {u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot), **matrix});
+            {u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot), solve::Matrix(matrix)});
         if (follows && static_cast<std::int32_t>(slot) == op.follows_slot) {
           sp.problem.followers.push_back({static_cast<NodeIndex>(v), u, op.follower_map});
         }
@@ -113,14 +116,14 @@ struct Builder {
       }
       const auto inputs = static_cast<std::int32_t>(graph.node(tie.follower).inputs.size());
       const std::int32_t slot = inputs + extra_slots[follower]++;
-      solve::Edge e{leader, follower, slot, {}};
-      e.cost_us.reserve(lop.size() * fop.size());
+      std::vector<double> tied;
+      tied.reserve(lop.size() * fop.size());
       for (const Strategy& a : lop.strategies) {
         for (const Strategy& b : fop.strategies) {
-          e.cost_us.push_back(a.outputs[0] == b.outputs[0] ? 0.0 : solve::kForbidden);
+          tied.push_back(a.outputs[0] == b.outputs[0] ? 0.0 : solve::kForbidden);
         }
       }
-      sp.problem.edges.push_back(std::move(e));
+      sp.problem.edges.push_back({leader, follower, slot, std::move(tied)});
     }
   }
 

@@ -82,7 +82,7 @@ TEST_CASE("exact: infeasible problems give clear kUnsupported errors") {
   CHECK(s.error().message.find("infeasible: memory budget 11 below minimum 20") == 0);
 
   Problem bad = two_nodes();
-  bad.edges[0].cost_us.pop_back();
+  bad.edges[0].cost_us.edit().pop_back();
   s = make_exact_solver()->solve(bad, {});
   REQUIRE_FALSE(s.ok());
   CHECK(s.error().kind == core::ErrorKind::kBadInput);

@@ -55,7 +55,7 @@ TEST_CASE("validate names the offending item") {
   CHECK(error_of(p) == "node 1 'b': cost 2 is NaN");
 
   p = base();
-  p.edges[0].cost_us.pop_back();
+  p.edges[0].cost_us.edit().pop_back();
   CHECK(error_of(p) == "edge 0 (a -> b): matrix has 5 entries, expected 6");
 
   p = base();
@@ -72,7 +72,7 @@ TEST_CASE("validate names the offending item") {
   CHECK(error_of(p) == "edge 1 (a -> b): slot 0 of the consumer is fed twice");
 
   p = base();
-  p.edges[0].cost_us[0] = -kForbidden;
+  p.edges[0].cost_us.edit()[0] = -kForbidden;
   CHECK(error_of(p) == "edge 0 (a -> b): cost 0 is -inf");
 
   p = base();

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "solve/evaluate.h"
 #include "solve/generate.h"
 #include "solve/solver.h"
@@ -21,8 +23,9 @@ Problem hub_chain(std::int32_t blocks) {
   RepeatGroup g;
   for (std::int32_t b = 0; b < blocks; ++b) {
     const auto a = static_cast<NodeIndex>(p.nodes.size());
-    p.nodes.push_back({"a" + std::to_string(b), {0, 0}});
-    p.nodes.push_back({"c" + std::to_string(b), {1, 0}});
+    const std::string index = std::to_string(b);
+    p.nodes.push_back({std::string("a").append(index), {0, 0}});
+    p.nodes.push_back({std::string("c").append(index), {1, 0}});
     g.blocks.push_back({a, a + 1});
     p.edges.push_back({a, a + 1, 0, change});
     p.edges.push_back({1, a, 1, change});
@@ -82,7 +85,9 @@ TEST_CASE("short chain: a layered stack shortens to the same model with three la
     // Equal but for the last block's names (layer 6 here, layer 2 there).
     Problem renamed = chain->problem;
     REQUIRE(renamed.nodes.size() == three.nodes.size());
-    for (std::size_t v = 0; v < three.nodes.size(); ++v) renamed.nodes[v].name = three.nodes[v].name;
+    for (std::size_t v = 0; v < three.nodes.size(); ++v) {
+      renamed.nodes[v].name = three.nodes[v].name;
+    }
     CHECK(renamed == three);
     CHECK(chain->problem.nodes[three.repeats[0].blocks[2][0]].name.rfind("L6.", 0) == 0);
   }
