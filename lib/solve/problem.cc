@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_set>
 #include <string>
 #include <utility>
 
@@ -40,6 +41,7 @@ Status check_nodes_and_edges(const Problem& p) {
     DTPLAN_CHECK(check_costs(p.nodes[i].cost_us, node_ref(p, n)));
   }
   std::set<std::pair<NodeIndex, std::int32_t>> slots;
+  std::unordered_set<const double*> checked;
   for (std::size_t e = 0; e < p.edges.size(); ++e) {
     const Edge& edge = p.edges[e];
     const std::string what = "edge " + std::to_string(e);
@@ -61,7 +63,10 @@ Status check_nodes_and_edges(const Problem& p) {
       return Error::bad_input(named + ": slot " + std::to_string(edge.slot) +
                               " of the consumer is fed twice");
     }
-    DTPLAN_CHECK(check_costs(edge.cost_us.values(), named));
+    // A matrix shared between edges is checked once (at its first edge).
+    if (checked.insert(edge.cost_us.data()).second || edge.cost_us.empty()) {
+      DTPLAN_CHECK(check_costs(edge.cost_us.values(), named));
+    }
   }
   return {};
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "solve/reductions.h"
@@ -246,6 +247,9 @@ core::Result<bool> remove_dominated(WorkGraph& g, std::vector<std::uint64_t>& se
   }
   std::vector<std::vector<char>> remove(g.nodes.size());
   std::vector<NodeIndex> copies;  // nodes identical to their block-0 representative
+  // Dominance depends on a node's unary costs, bytes and incident matrices only: nodes with the
+  // same ones (matrices shared, at the same end: a model's layers) share the answer.
+  std::map<std::vector<std::pair<const double*, bool>>, std::vector<NodeIndex>> decided;
   const std::vector<NodeIndex> todo = changed_nodes(g, seen);
   for (NodeIndex v : todo) {
     const WorkNode& n = g.nodes[v];
@@ -254,7 +258,21 @@ core::Result<bool> remove_dominated(WorkGraph& g, std::vector<std::uint64_t>& se
       copies.push_back(v);
       continue;
     }
+    std::vector<std::pair<const double*, bool>> matrices;
+    for (std::int32_t id : n.edges) {
+      matrices.emplace_back(g.edges[id].cost.data(), g.edges[id].from == v);
+    }
+    std::sort(matrices.begin(), matrices.end());
+    std::vector<NodeIndex>& alike = decided[matrices];
+    const auto same = std::find_if(alike.begin(), alike.end(), [&](NodeIndex u) {
+      return g.nodes[u].cost == n.cost && g.nodes[u].bytes == n.bytes;
+    });
+    if (same != alike.end()) {
+      remove[v] = remove[*same];
+      continue;
+    }
     remove[v] = dominated_labels(g, v, direction);
+    alike.push_back(v);
   }
   for (NodeIndex v : copies) {
     const NodeIndex rep = g.class_of(v)[0];
@@ -282,12 +300,14 @@ core::Result<Simplified> simplify(const Problem& problem,
   std::vector<std::uint64_t> ac_seen(g.nodes.size(), ~std::uint64_t{0});
   std::vector<std::uint64_t> dom_seen = ac_seen;
   for (bool changed = true; changed && std::chrono::steady_clock::now() <= deadline;) {
+    g.forget_restricted();
     DTPLAN_TRY(const bool ac, arc_consistency(g, ac_seen));
     DTPLAN_TRY(const bool mem, tighten_memory(g));
     DTPLAN_TRY(const bool dom, remove_dominated(g, dom_seen));
     const bool folded = detail::fold_chains(g, kMaxFoldTable);
     changed = ac || mem || dom || folded;
   }
+  g.forget_restricted();
   return detail::finish(std::move(g));
 }
 

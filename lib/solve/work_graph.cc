@@ -50,6 +50,18 @@ bool WorkGraph::restrict(NodeIndex v, const std::vector<char>& keep) {
   for (std::int32_t id : n.edges) {
     WorkEdge& e = edges[id];
     const std::int32_t rows_n = nodes[e.from].size(), cols = nodes[e.to].size();
+    const bool rows = e.from == v;
+    std::vector<Restricted>* seen = nullptr;
+    if (!e.cost.empty()) {
+      seen = &restricted_[e.cost.data()];
+      const auto hit = std::find_if(seen->begin(), seen->end(), [&](const Restricted& r) {
+        return r.rows == rows && r.row_count == rows_n && r.keep == keep;
+      });
+      if (hit != seen->end()) {
+        e.cost = hit->result;
+        continue;
+      }
+    }
     std::vector<double> out;
     out.reserve(e.cost.size());
     for (std::int32_t i = 0; i < rows_n; ++i) {
@@ -59,7 +71,9 @@ bool WorkGraph::restrict(NodeIndex v, const std::vector<char>& keep) {
         out.push_back(e.cost[static_cast<std::size_t>(i) * cols + j]);
       }
     }
-    e.cost = std::move(out);
+    Matrix result(std::move(out));
+    if (seen != nullptr) seen->push_back({e.cost, rows, rows_n, keep, result});
+    e.cost = std::move(result);
   }
   touch(v);
   for (std::int32_t id : n.edges) touch(other(edges[id], v));

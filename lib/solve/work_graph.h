@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "solve/problem.h"
@@ -60,8 +61,11 @@ class WorkGraph {
 
   void touch(NodeIndex v) { version[v] = ++clock_; }
 
-  // Keeps labels with keep[l] != 0. @post false when v has no label left.
+  // Keeps labels with keep[l] != 0. @post false when v has no label left. Edges sharing a
+  // matrix that lose the same rows (or columns) share the result too (see forget_restricted()).
   bool restrict(NodeIndex v, const std::vector<char>& keep);
+  // Drops what restrict() remembers (the matrices it keeps alive to share results).
+  void forget_restricted() { restricted_.clear(); }
   // Cost of edge e with v at label lv and the other endpoint at lo.
   [[nodiscard]] double entry(const WorkEdge& e, NodeIndex v, std::int32_t lv,
                              std::int32_t lo) const {
@@ -88,6 +92,15 @@ class WorkGraph {
  private:
   [[nodiscard]] std::int32_t find_edge(NodeIndex u, NodeIndex w) const;
   std::uint64_t clock_ = 0;
+  // restrict()'s results: per source matrix storage and rows/columns kept.
+  struct Restricted {
+    Matrix source;  // keeps the storage (and so its address) alive
+    bool rows = false;
+    std::int32_t row_count = 0;
+    std::vector<char> keep;
+    Matrix result;
+  };
+  std::unordered_map<const double*, std::vector<Restricted>> restricted_;
 };
 
 }  // namespace dtplan::solve::detail

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 
 #include "graph/graph_builder.h"
 #include "solve/evaluate.h"
@@ -144,6 +145,27 @@ TEST_CASE("selection problem: pins, ties, followers and repeats") {
   REQUIRE(sp2.problem.repeats.size() == 1);
   CHECK(sp2.problem.repeats[0].blocks.size() == 2);
   CHECK(solve::validate(sp2.problem).ok());
+  // Edges priced alike share one matrix: the second layer's edges add no storage.
+  std::set<const double*> storage;
+  std::vector<solve::NodeIndex> block_of(sp2.problem.nodes.size(), -1);
+  const auto& blocks = sp2.problem.repeats[0].blocks;
+  for (std::size_t p = 0; p < blocks[1].size(); ++p) block_of[blocks[1][p]] = blocks[0][p];
+  std::size_t layer1 = 0;
+  for (const solve::Edge& e : sp2.problem.edges) {
+    if (block_of[e.from] >= 0 && block_of[e.to] >= 0) {
+      ++layer1;
+      const auto same = std::find_if(sp2.problem.edges.begin(), sp2.problem.edges.end(),
+                                     [&](const solve::Edge& f) {
+                                       return f.from == block_of[e.from] &&
+                                              f.to == block_of[e.to] && f.slot == e.slot;
+                                     });
+      REQUIRE(same != sp2.problem.edges.end());
+      CHECK(same->cost_us.shares(e.cost_us));
+    }
+    storage.insert(e.cost_us.data());
+  }
+  CHECK(layer1 > 10);
+  CHECK(storage.size() <= two.coster->matrices_built());
 }
 
 TEST_CASE("selection problem: the default parameter budget and a per-rank memory limit") {
