@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <map>
 
 #include <string>
 
@@ -188,6 +189,34 @@ TEST_CASE("lift rejects labellings that do not fit") {
   const Simplified s = simplified(p);
   CHECK_FALSE(lift(s.remap, std::vector<LabelIndex>{}).ok());
   CHECK_FALSE(lift(s.remap, std::vector<LabelIndex>(s.problem.nodes.size(), 7)).ok());
+}
+
+TEST_CASE("simplify: shared edge matrices give the same result as private copies") {
+  // Layers of a layered problem priced alike: share every matrix with its equal values (as a
+  // model's export does), then simplify both; restrict() and dominance then reuse their results
+  // between layers, which must change nothing.
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    CAPTURE(seed);
+    const Problem p = layered_problem({.layers = 6,
+                                       .nodes_per_layer = 40,
+                                       .memory_row = seed == 2,
+                                       .integer_costs = true,
+                                       .seed = seed});
+    Problem shared = p;
+    std::map<std::vector<double>, Matrix> distinct;
+    for (Edge& e : shared.edges) {
+      const auto [it, added] = distinct.emplace(e.cost_us.values(), e.cost_us);
+      e.cost_us = it->second;
+    }
+    REQUIRE(distinct.size() < p.edges.size());
+    auto a = simplify(p);
+    auto b = simplify(shared);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(a->problem == b->problem);
+    CHECK(a->remap == b->remap);
+    CHECK(a->stats.labels_dominated == b->stats.labels_dominated);
+  }
 }
 
 }  // namespace
