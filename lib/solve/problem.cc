@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <unordered_set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 #include "core/checked.h"
@@ -64,7 +64,7 @@ Status check_nodes_and_edges(const Problem& p) {
                               " of the consumer is fed twice");
     }
     // A matrix shared between edges is checked once (at its first edge).
-    if (checked.insert(edge.cost_us.data()).second || edge.cost_us.empty()) {
+    if (checked.insert(edge.cost_us.data()).second) {
       DTPLAN_CHECK(check_costs(edge.cost_us.values(), named));
     }
   }
