@@ -107,7 +107,7 @@ core::Result<std::shared_ptr<const RedistPlan>> Planner::plan(const TensorSpec& 
 }
 
 core::Result<Planner::Route> Planner::route(const TensorSpec& src, const TensorSpec& dst,
-                                            const PlanOptions& options) {
+                                            const PlanOptions& options, bool cost_only) {
   DTPLAN_CHECK(check_request(mesh_, src, dst));
   const std::span<const std::int64_t> sizes = mesh_.sizes();
   Route r;
@@ -133,9 +133,8 @@ core::Result<Planner::Route> Planner::route(const TensorSpec& src, const TensorS
     r.searched_ps = found.cost_ps;
     last_settled_ = found.settled;
   }
-  if (options.merge) {
-    const MergeMode mode =
-        r.kind == PlannerKind::kGreedy ? MergeMode::kMerge : MergeMode::kWarnOnly;
+  const MergeMode mode = r.kind == PlannerKind::kGreedy ? MergeMode::kMerge : MergeMode::kWarnOnly;
+  if (options.merge && !(cost_only && mode == MergeMode::kWarnOnly)) {
     DTPLAN_TRY(MergeResult merged, merge_pass(mesh_, src.shape(), r.start, r.steps, mode));
     r.steps = std::move(merged.steps);
     r.warnings = std::move(merged.warnings);
@@ -197,7 +196,8 @@ core::Result<RedistPlan> Planner::plan_uncached(const TensorSpec& src, const Ten
 
 core::Result<double> Planner::cost_uncached(const TensorSpec& src, const TensorSpec& dst,
                                             const PlanOptions& options) {
-  DTPLAN_TRY(Route r, route(src, dst, options));
+  DTPLAN_TRY(Route r, route(src, dst, options, true));
+  if (r.searched_ps >= 0) return static_cast<double>(r.searched_ps) / 1e6;
   DTPLAN_TRY(std::int64_t total_ps, price_route(r, src, nullptr));
   return static_cast<double>(total_ps) / 1e6;
 }

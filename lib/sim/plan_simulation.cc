@@ -10,8 +10,24 @@
 
 namespace dtplan::sim {
 
-core::Result<RedistSimulation> simulate_redistribution(const redist::RedistPlan& plan,
-                                                       const SimulateOptions& options) {
+namespace {
+
+FakeProcessGroupOptions group_options(std::int64_t world_size, const redist::RedistPlan& plan,
+                                      const SimulateOptions& options) {
+  FakeProcessGroupOptions pg_options;
+  pg_options.world_size = world_size;
+  pg_options.gpus_per_node = plan.mesh.gpus_per_node;
+  pg_options.mode = DataMode::kCostOnly;
+  pg_options.hardware = options.hardware;
+  return pg_options;
+}
+
+// One redistribution through `pg` (created by the caller with group_options() of a world
+// of at least the plan's mesh, or nullptr: created here). A model plan's redistributions share
+// one group: its per-group algorithm memo is worth keeping across them.
+core::Result<RedistSimulation> run_redistribution(const redist::RedistPlan& plan,
+                                                  const SimulateOptions& options,
+                                                  std::optional<FakeProcessGroup>& pg) {
   DTPLAN_TRY(RedistExecutor ex, RedistExecutor::create(plan));
   RedistSimulation out;
   out.world_size = options.world_size == 0 ? ex.world_size() : options.world_size;
@@ -20,12 +36,13 @@ core::Result<RedistSimulation> simulate_redistribution(const redist::RedistPlan&
                                   " ranks is smaller than the plan's mesh (ranks up to " +
                                   std::to_string(ex.world_size() - 1) + ")");
   }
-  FakeProcessGroupOptions pg_options;
-  pg_options.world_size = out.world_size;
-  pg_options.gpus_per_node = plan.mesh.gpus_per_node;
-  pg_options.mode = DataMode::kCostOnly;
-  pg_options.hardware = options.hardware;
-  DTPLAN_TRY(FakeProcessGroup pg, FakeProcessGroup::create(pg_options));
+  const FakeProcessGroupOptions pg_options = group_options(out.world_size, plan, options);
+  if (!pg || pg->world_size() != pg_options.world_size ||
+      pg->options().gpus_per_node != pg_options.gpus_per_node) {
+    DTPLAN_TRY(FakeProcessGroup created, FakeProcessGroup::create(pg_options));
+    pg.emplace(std::move(created));
+  }
+  pg->clear_trace();
   RankTensors tensors(out.world_size);
   for (std::int64_t r : ex.ranks()) {
     const std::vector<std::int64_t> local =
@@ -34,10 +51,10 @@ core::Result<RedistSimulation> simulate_redistribution(const redist::RedistPlan&
     tensors.set(r, std::move(t));
   }
   for (std::size_t i = 0; i < ex.num_steps(); ++i) {
-    const std::size_t before = pg.trace().size();
-    DTPLAN_CHECK(ex.run_step(pg, i, tensors));
-    out.steps.emplace_back(pg.trace().begin() + static_cast<std::ptrdiff_t>(before),
-                           pg.trace().end());
+    const std::size_t before = pg->trace().size();
+    DTPLAN_CHECK(ex.run_step(*pg, i, tensors));
+    out.steps.emplace_back(pg->trace().begin() + static_cast<std::ptrdiff_t>(before),
+                           pg->trace().end());
   }
   if (options.data) {
     VerifyOptions v = options.verify;
@@ -55,11 +72,20 @@ core::Result<RedistSimulation> simulate_redistribution(const redist::RedistPlan&
   return out;
 }
 
+}  // namespace
+
+core::Result<RedistSimulation> simulate_redistribution(const redist::RedistPlan& plan,
+                                                       const SimulateOptions& options) {
+  std::optional<FakeProcessGroup> pg;
+  return run_redistribution(plan, options, pg);
+}
+
 core::Result<ModelSimulation> simulate_model_plan(const plan::Plan& plan,
                                                   const SimulateOptions& options) {
   ModelSimulation out;
   // Data runs of identical redistributions (mesh is shared): keyed by specs and transforms.
   std::map<std::string, std::size_t> seen;
+  std::optional<FakeProcessGroup> pg;
   for (std::size_t i = 0; i < plan.redistributions.size(); ++i) {
     const plan::PlanRedistribution& r = plan.redistributions[i];
     std::string key =
@@ -68,7 +94,7 @@ core::Result<ModelSimulation> simulate_model_plan(const plan::Plan& plan,
     SimulateOptions o = options;
     auto prior = seen.find(key);
     o.data = options.data && prior == seen.end();
-    auto sim = simulate_redistribution(r.plan, o);
+    auto sim = run_redistribution(r.plan, o, pg);
     if (!sim.ok()) {
       return std::move(sim).error().with_context("redistribution " + std::to_string(i) +
                                                  " (consumer " + std::to_string(r.consumer) +

@@ -26,8 +26,8 @@ struct Event {
   double time = 0;
   std::uint64_t seq = 0;
   EventKind kind = EventKind::kTaskEnd;
-  std::int32_t a = 0;  // kTaskEnd: slot; kLatencyDone / kInstanceDone: task; kFlowDone: flow
-  std::int32_t b = 0;  // kTaskEnd: task; kLatencyDone / kInstanceDone: group; kFlowDone: -
+  std::int32_t a = 0;  // kTaskEnd, kLatencyDone, kInstanceDone: task; kFlowDone: flow
+  std::int32_t b = 0;  // kTaskEnd: batch; kLatencyDone / kInstanceDone: group; kFlowDone: -
   std::uint32_t version = 0;
 };
 
@@ -58,14 +58,14 @@ class Engine {
         if (base_pending_[static_cast<std::size_t>(t)] == 0) start_task(s, t, 0.0);
       }
     }
+    flush_starts();
     while (!heap_.empty()) {
       const Event e = heap_.top();
       heap_.pop();
       ++run_.events;
       switch (e.kind) {
         case EventKind::kTaskEnd:
-          run_.end_us[at(e.a, e.b)] = e.time;
-          complete(e.a, e.b, e.time);
+          end_batch(e.a, e.b, e.time);
           break;
         case EventKind::kLatencyDone:
           begin_bandwidth(e.a, e.b, e.time);
@@ -77,11 +77,12 @@ class Engine {
           finish_instance(e.a, e.b, e.time);
           break;
       }
+      if (!staged_.empty() && (heap_.empty() || heap_.top().time > e.time)) flush_starts();
     }
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       if (pending_[i] != 0) {
         return core::Error::internal("step simulation: task '" +
-                                     prog_.tasks[i % static_cast<std::size_t>(tasks_)].name +
+                                     prog_.tasks[i / static_cast<std::size_t>(slots_)].name +
                                      "' never ran");
       }
     }
@@ -92,6 +93,12 @@ class Engine {
   std::size_t at(std::int32_t slot, std::int32_t task) const {
     return static_cast<std::size_t>(slot) * static_cast<std::size_t>(tasks_) +
            static_cast<std::size_t>(task);
+  }
+
+  // pending_ is task-major: the slots of a batch or an instance decrement neighbouring counters.
+  std::size_t pending_at(std::int32_t task, std::int32_t slot) const {
+    return static_cast<std::size_t>(task) * static_cast<std::size_t>(slots_) +
+           static_cast<std::size_t>(slot);
   }
 
   void setup() {
@@ -124,9 +131,9 @@ class Engine {
       }
     }
     pending_.resize(n);
-    for (std::int32_t s = 0; s < slots_; ++s) {
-      std::copy(base_pending_.begin(), base_pending_.end(),
-                pending_.begin() + static_cast<std::ptrdiff_t>(at(s, 0)));
+    for (std::int32_t t = 0; t < tasks_; ++t) {
+      std::fill_n(pending_.begin() + static_cast<std::ptrdiff_t>(pending_at(t, 0)), slots_,
+                  base_pending_[static_cast<std::size_t>(t)]);
     }
     instance_base_.assign(static_cast<std::size_t>(tasks_), -1);
     std::int32_t instances = 0;
@@ -140,6 +147,7 @@ class Engine {
                                static_cast<std::int32_t>(part.size));
     }
     link_flows_.assign(static_cast<std::size_t>(links_.links), {});
+    batch_of_.assign(static_cast<std::size_t>(tasks_), -1);
   }
 
   void push(double time, EventKind kind, std::int32_t a, std::int32_t b,
@@ -147,11 +155,15 @@ class Engine {
     heap_.push(Event{time, seq_++, kind, a, b, version});
   }
 
+  // A compute or local task starting now is staged; once every event of this instant is
+  // processed, the slots that started the same task end it in one event (ranks mostly run in
+  // lockstep, so one event stands for hundreds of slots).
   void start_task(std::int32_t slot, std::int32_t t, double now) {
     const Task& task = prog_.tasks[static_cast<std::size_t>(t)];
     if (task.kind != TaskKind::kCollective) {
       run_.start_us[at(slot, t)] = now;
-      push(now + task.alone_us, EventKind::kTaskEnd, slot, t);
+      staged_.push_back({t, slot});
+      staged_time_ = now;
       return;
     }
     const GroupPartition& part = prog_.partitions[static_cast<std::size_t>(task.partition)];
@@ -165,6 +177,43 @@ class Engine {
     } else {
       begin_bandwidth(t, g, now);
     }
+  }
+
+  // One kTaskEnd event per staged task, in the order the tasks were first staged.
+  void flush_starts() {
+    std::vector<std::int32_t> order;
+    for (const auto& [t, slot] : staged_) {
+      std::int32_t& b = batch_of_[static_cast<std::size_t>(t)];
+      if (b < 0) {
+        if (free_batches_.empty()) {
+          b = static_cast<std::int32_t>(batches_.size());
+          batches_.emplace_back();
+        } else {
+          b = free_batches_.back();
+          free_batches_.pop_back();
+        }
+        order.push_back(t);
+      }
+      batches_[static_cast<std::size_t>(b)].push_back(slot);
+    }
+    staged_.clear();
+    for (std::int32_t t : order) {
+      std::int32_t& b = batch_of_[static_cast<std::size_t>(t)];
+      push(staged_time_ + prog_.tasks[static_cast<std::size_t>(t)].alone_us, EventKind::kTaskEnd,
+           t, b);
+      b = -1;
+    }
+  }
+
+  void end_batch(std::int32_t t, std::int32_t b, double now) {
+    std::vector<std::int32_t> slots = std::move(batches_[static_cast<std::size_t>(b)]);
+    for (std::int32_t slot : slots) {
+      run_.end_us[at(slot, t)] = now;
+      complete(slot, t, now);
+    }
+    slots.clear();
+    batches_[static_cast<std::size_t>(b)] = std::move(slots);
+    free_batches_.push_back(b);
   }
 
   static std::span<const std::int32_t> members(const GroupPartition& part, std::int32_t g) {
@@ -263,7 +312,7 @@ class Engine {
   }
 
   void notify(std::int32_t slot, std::int32_t t, double now) {
-    if (--pending_[at(slot, t)] == 0) start_task(slot, t, now);
+    if (--pending_[pending_at(t, slot)] == 0) start_task(slot, t, now);
   }
 
   const StepProgram& prog_;
@@ -282,6 +331,11 @@ class Engine {
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;
   std::vector<std::vector<std::int32_t>> link_flows_;
+  std::vector<std::pair<std::int32_t, std::int32_t>> staged_;  // (task, slot) started now
+  double staged_time_ = 0;
+  std::vector<std::int32_t> batch_of_;  // per task: its batch while staging, else -1
+  std::vector<std::vector<std::int32_t>> batches_;  // slots ending one task together
+  std::vector<std::int32_t> free_batches_;
   std::priority_queue<Event, std::vector<Event>, Later> heap_;
   std::uint64_t seq_ = 0;
 };
