@@ -155,25 +155,42 @@ core::Result<RedistState> apply_transform(const RedistState& state, const Transf
   return out;
 }
 
-std::vector<Split> chain_of(const RedistState& state, std::int32_t tensor_dim,
-                            std::span<const std::int64_t> sizes, std::uint32_t stop) {
-  std::vector<Split> out;
+void chain_into(const RedistState& state, std::int32_t tensor_dim,
+                std::span<const std::int64_t> sizes, std::uint32_t stop, std::vector<Split>& out) {
+  out.clear();
   for (const ShardStep& s : state.order.steps_of(tensor_dim)) {
     const auto m = static_cast<std::size_t>(s.mesh_dim);
     if (((stop >> m) & 1U) && sizes[m] != 1) break;  // a size-1 split changes nothing
     out.push_back({sizes[m], state.placements[m]});
   }
+}
+
+std::vector<Split> chain_of(const RedistState& state, std::int32_t tensor_dim,
+                            std::span<const std::int64_t> sizes, std::uint32_t stop) {
+  std::vector<Split> out;
+  chain_into(state, tensor_dim, sizes, stop, out);
   return out;
 }
 
 std::vector<ChainStats> dim_stats(std::span<const std::int64_t> shape, const RedistState& state,
                                   std::span<const std::int64_t> sizes) {
   std::vector<ChainStats> out;
+  thread_local std::vector<Split> chain;
   for (std::size_t t = 0; t < shape.size(); ++t) {
-    auto chain = chain_of(state, static_cast<std::int32_t>(t), sizes);
+    chain_into(state, static_cast<std::int32_t>(t), sizes, 0, chain);
     out.push_back(chain_stats(shape[t], chain));
   }
   return out;
+}
+
+void max_lengths(std::span<const std::int64_t> shape, const RedistState& state,
+                 std::span<const std::int64_t> sizes, std::vector<std::int64_t>& out) {
+  out.clear();
+  thread_local std::vector<Split> chain;
+  for (std::size_t t = 0; t < shape.size(); ++t) {
+    chain_into(state, static_cast<std::int32_t>(t), sizes, 0, chain);
+    out.push_back(chain_stats(shape[t], chain).max_length);
+  }
 }
 
 namespace {

@@ -53,10 +53,17 @@ core::Result<RedistState> apply_transform(const RedistState& state, const Transf
 // `stop` (a bit mask over mesh dims). Example: S(0),S(0) order {0:[1,0]}, stop {0} -> [dim 1].
 std::vector<Split> chain_of(const RedistState& state, std::int32_t tensor_dim,
                             std::span<const std::int64_t> mesh_sizes, std::uint32_t stop = 0);
+// The same into `out` (cleared first): no allocation once `out` has grown (the pricing paths).
+void chain_into(const RedistState& state, std::int32_t tensor_dim,
+                std::span<const std::int64_t> mesh_sizes, std::uint32_t stop,
+                std::vector<Split>& out);
 
 // ChainStats of every tensor dim of `shape` (max length and gcd over all ranks).
 std::vector<ChainStats> dim_stats(std::span<const std::int64_t> shape, const RedistState& state,
                                   std::span<const std::int64_t> mesh_sizes);
+// The max lengths of dim_stats() into `out` (cleared first).
+void max_lengths(std::span<const std::int64_t> shape, const RedistState& state,
+                 std::span<const std::int64_t> mesh_sizes, std::vector<std::int64_t>& out);
 
 // The shape held by the rank at `coord`. Example: [9] with S(0),S(0) on (2,2) at (0,1) -> [2].
 std::vector<std::int64_t> local_shape(std::span<const std::int64_t> shape, const RedistState& state,

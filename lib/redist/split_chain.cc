@@ -40,8 +40,8 @@ void outcomes(const placement::Placement& how, std::int64_t length, std::int64_t
 ChainStats chain_stats(std::int64_t length, std::span<const Split> splits) {
   // Plain torch.chunk chains have a closed form for the max (nested ceilings compose), but the
   // gcd needs the set, so both paths share the set walk.
-  std::vector<std::int64_t> lengths = {length};
-  std::vector<std::int64_t> next;
+  thread_local std::vector<std::int64_t> lengths, next;  // no allocation once grown
+  lengths.assign(1, length);
   for (const Split& s : splits) {
     next.clear();
     for (std::int64_t l : lengths) outcomes(s.how, l, s.n, next);

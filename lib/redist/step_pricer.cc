@@ -76,8 +76,8 @@ core::Result<StepQuery> make_query(const MeshContext& mesh, std::span<const std:
     }
   }
   const std::span<const std::int64_t> sizes = mesh.sizes();
-  std::vector<std::int64_t> lengths;
-  for (const ChainStats& c : dim_stats(shape, before, sizes)) lengths.push_back(c.max_length);
+  thread_local std::vector<std::int64_t> lengths;  // no allocation once grown
+  max_lengths(shape, before, sizes, lengths);
   const std::int32_t dst_dim = t.dst.is_shard_like() ? t.dst.dim() : -1;
   std::int64_t after = 0;
   if (dst_dim >= 0) {
@@ -85,7 +85,8 @@ core::Result<StepQuery> make_query(const MeshContext& mesh, std::span<const std:
       return core::Error::bad_input("step " + to_string(t) + ": tensor dim " +
                                     std::to_string(dst_dim) + " does not exist");
     }
-    std::vector<Split> chain = chain_of(before, dst_dim, sizes);
+    thread_local std::vector<Split> chain;
+    chain_into(before, dst_dim, sizes, 0, chain);
     for (std::int32_t m : t.mesh_dims) chain.push_back({sizes[static_cast<std::size_t>(m)], t.dst});
     after = chain_stats(shape[static_cast<std::size_t>(dst_dim)], chain).max_length;
   }

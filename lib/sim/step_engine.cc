@@ -91,20 +91,14 @@ class Engine {
 
  private:
   std::size_t at(std::int32_t slot, std::int32_t task) const {
-    return static_cast<std::size_t>(slot) * static_cast<std::size_t>(tasks_) +
-           static_cast<std::size_t>(task);
-  }
-
-  // pending_ is task-major: the slots of a batch or an instance decrement neighbouring counters.
-  std::size_t pending_at(std::int32_t task, std::int32_t slot) const {
-    return static_cast<std::size_t>(task) * static_cast<std::size_t>(slots_) +
-           static_cast<std::size_t>(slot);
+    return run_.at(static_cast<std::size_t>(slot), static_cast<std::size_t>(task));
   }
 
   void setup() {
     tasks_ = static_cast<std::int32_t>(prog_.tasks.size());
     slots_ = static_cast<std::int32_t>(prog_.ranks.size());
     run_.tasks = tasks_;
+    run_.slots = slots_;
     const std::size_t n = static_cast<std::size_t>(tasks_) * static_cast<std::size_t>(slots_);
     run_.start_us.assign(n, -1.0);
     run_.end_us.assign(n, -1.0);
@@ -132,7 +126,7 @@ class Engine {
     }
     pending_.resize(n);
     for (std::int32_t t = 0; t < tasks_; ++t) {
-      std::fill_n(pending_.begin() + static_cast<std::ptrdiff_t>(pending_at(t, 0)), slots_,
+      std::fill_n(pending_.begin() + static_cast<std::ptrdiff_t>(at(0, t)), slots_,
                   base_pending_[static_cast<std::size_t>(t)]);
     }
     instance_base_.assign(static_cast<std::size_t>(tasks_), -1);
@@ -252,22 +246,59 @@ class Engine {
     flow.last_us = now;
     flow.share = 0;
     for (std::int32_t l : links) link_flows_[static_cast<std::size_t>(l)].push_back(f);
-    rerate_links(links, now);
+    rerate_links(links, now, true);
   }
 
-  void rerate_links(std::span<const std::int32_t> links, double now) {
+  // Re-rating after `links` each gained (`gained`) or lost one flow: only flows on them can
+  // change rate, each is visited once however many of them it shares (a group over many nodes
+  // has thousands of links), and in order of first appearance. A flow's share is the largest
+  // flow count over its links: a gain raises it to at most the largest count among the gained
+  // links it uses; a loss can lower it only where a lost link was at that maximum, and only
+  // such flows re-count their links.
+  void rerate_links(std::span<const std::int32_t> links, double now, bool gained) {
+    ++stamp_;
+    if (seen_.size() < flows_.size()) {
+      seen_.resize(flows_.size(), 0);
+      count_.resize(flows_.size(), 0);
+    }
+    touched_.clear();
     for (std::int32_t l : links) {
-      for (std::int32_t h : link_flows_[static_cast<std::size_t>(l)]) rerate(h, now);
+      const auto& list = link_flows_[static_cast<std::size_t>(l)];
+      const auto c = static_cast<std::int64_t>(list.size());
+      for (std::int32_t h : list) {
+        const auto i = static_cast<std::size_t>(h);
+        // gained: the largest count seen; lost: 1 when a lost link was at the share
+        const std::int64_t v = gained ? c : (c + 1 == flows_[i].share ? 1 : 0);
+        if (seen_[i] != stamp_) {
+          seen_[i] = stamp_;
+          count_[i] = v;
+          touched_.push_back(h);
+        } else {
+          count_[i] = std::max(count_[i], v);
+        }
+      }
+    }
+    for (std::int32_t h : touched_) {
+      const auto i = static_cast<std::size_t>(h);
+      if (gained) {
+        set_share(h, std::max(flows_[i].share, count_[i]), now);
+      } else if (count_[i] != 0) {
+        set_share(h, share_of(h), now);
+      }
     }
   }
 
-  void rerate(std::int32_t h, double now) {
-    Flow& flow = flows_[static_cast<std::size_t>(h)];
+  std::int64_t share_of(std::int32_t h) const {
+    const Flow& flow = flows_[static_cast<std::size_t>(h)];
     std::size_t share = 1;
     for (std::int32_t l : links_of(prog_.tasks[static_cast<std::size_t>(flow.task)], flow.group)) {
       share = std::max(share, link_flows_[static_cast<std::size_t>(l)].size());
     }
-    const auto k = static_cast<std::int64_t>(share);
+    return static_cast<std::int64_t>(share);
+  }
+
+  void set_share(std::int32_t h, std::int64_t k, double now) {
+    Flow& flow = flows_[static_cast<std::size_t>(h)];
     if (k == flow.share) return;
     if (flow.share > 0) {
       flow.remaining_us =
@@ -290,7 +321,7 @@ class Engine {
       list.erase(std::find(list.begin(), list.end(), f));
     }
     free_.push_back(f);
-    rerate_links(links, now);
+    rerate_links(links, now, false);
     finish_instance(t, g, now);
   }
 
@@ -312,7 +343,7 @@ class Engine {
   }
 
   void notify(std::int32_t slot, std::int32_t t, double now) {
-    if (--pending_[pending_at(t, slot)] == 0) start_task(slot, t, now);
+    if (--pending_[at(slot, t)] == 0) start_task(slot, t, now);
   }
 
   const StepProgram& prog_;
@@ -330,6 +361,10 @@ class Engine {
   std::vector<std::int32_t> instance_pending_;
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;
+  std::vector<std::uint64_t> seen_;  // per flow: the rerate_links call that last visited it
+  std::vector<std::int64_t> count_;  // per flow visited: what rerate_links gathered
+  std::vector<std::int32_t> touched_;
+  std::uint64_t stamp_ = 0;
   std::vector<std::vector<std::int32_t>> link_flows_;
   std::vector<std::pair<std::int32_t, std::int32_t>> staged_;  // (task, slot) started now
   double staged_time_ = 0;

@@ -19,9 +19,15 @@
 namespace dtplan::sim {
 
 struct EngineRun {
-  std::int32_t tasks = 0;  // per slot; (slot, task) is at slot * tasks + task
+  std::int32_t tasks = 0;  // per slot
+  std::int32_t slots = 0;
+  // Task-major: (slot, task) is at at(slot, task) = task * slots + slot (the engine ends a task
+  // on many slots at once; slot-major stores missed the cache on every one).
   std::vector<double> start_us;
   std::vector<double> end_us;
+  [[nodiscard]] std::size_t at(std::size_t slot, std::size_t task) const {
+    return task * static_cast<std::size_t>(slots) + slot;
+  }
   std::int64_t events = 0;  // heap events processed (stale re-rates included)
   bool operator==(const EngineRun&) const = default;
 };

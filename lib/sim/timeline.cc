@@ -44,21 +44,10 @@ double overlap(const std::vector<Interval>& a, const std::vector<Interval>& b) {
   return total;
 }
 
-RankSummary summarize(const StepProgram& prog, const EngineRun& run, std::size_t slot) {
-  RankSummary sum;
-  sum.rank = prog.ranks[slot];
-  sum.stream_busy_us.assign(prog.streams.size(), 0.0);
-  std::vector<Interval> compute, comm;
-  const std::size_t base = slot * static_cast<std::size_t>(run.tasks);
-  for (std::size_t t = 0; t < prog.tasks.size(); ++t) {
-    const double s = run.start_us[base + t], e = run.end_us[base + t];
-    sum.end_us = std::max(sum.end_us, e);
-    const auto stream = static_cast<std::size_t>(prog.tasks[t].stream);
-    sum.stream_busy_us[stream] += e - s;
-    if (e <= s) continue;
-    (stream == 0 ? compute : comm).emplace_back(s, e);
-  }
-  // The compute stream's intervals are in issue order = time order; merge the others.
+// The summary of one slot from its busy intervals: compute (stream 0, in issue order = time
+// order) and communication (merged here).
+void finish_summary(RankSummary& sum, const std::vector<Interval>& compute,
+                    std::vector<Interval>& comm) {
   std::sort(comm.begin(), comm.end());
   std::vector<Interval> merged;
   for (const Interval& iv : comm) {
@@ -72,7 +61,37 @@ RankSummary summarize(const StepProgram& prog, const EngineRun& run, std::size_t
   for (const Interval& iv : merged) sum.communication_busy_us += iv.second - iv.first;
   sum.exposed_communication_us = sum.communication_busy_us - overlap(compute, merged);
   sum.idle_us = std::max(0.0, sum.end_us - sum.compute_busy_us - sum.exposed_communication_us);
-  return sum;
+}
+
+// Every slot's summary. The run is task-major, so slots are read in blocks that share cache
+// lines.
+std::vector<RankSummary> summarize(const StepProgram& prog, const EngineRun& run) {
+  constexpr std::size_t kBlock = 64;
+  const std::size_t slots = prog.ranks.size();
+  std::vector<RankSummary> out(slots);
+  std::vector<std::vector<Interval>> compute(kBlock), comm(kBlock);
+  for (std::size_t s0 = 0; s0 < slots; s0 += kBlock) {
+    const std::size_t n = std::min(kBlock, slots - s0);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[s0 + i].rank = prog.ranks[s0 + i];
+      out[s0 + i].stream_busy_us.assign(prog.streams.size(), 0.0);
+      compute[i].clear();
+      comm[i].clear();
+    }
+    for (std::size_t t = 0; t < prog.tasks.size(); ++t) {
+      const auto stream = static_cast<std::size_t>(prog.tasks[t].stream);
+      for (std::size_t i = 0; i < n; ++i) {
+        RankSummary& sum = out[s0 + i];
+        const double s = run.start_us[run.at(s0 + i, t)], e = run.end_us[run.at(s0 + i, t)];
+        sum.end_us = std::max(sum.end_us, e);
+        sum.stream_busy_us[stream] += e - s;
+        if (e <= s) continue;
+        (stream == 0 ? compute[i] : comm[i]).emplace_back(s, e);
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i) finish_summary(out[s0 + i], compute[i], comm[i]);
+  }
+  return out;
 }
 
 // Walks back from the critical rank's last task through the binding predecessor of each task:
@@ -84,7 +103,7 @@ std::vector<PathEntry> critical_path(const StepProgram& prog, const EngineRun& r
   const std::vector<std::int32_t> prev = stream_predecessors(prog);
   const auto T = static_cast<std::size_t>(run.tasks);
   auto end_of = [&](std::size_t s, std::int32_t t) {
-    return run.end_us[s * T + static_cast<std::size_t>(t)];
+    return run.end_us[run.at(s, static_cast<std::size_t>(t))];
   };
   auto ready_of = [&](std::size_t s, std::int32_t t) {
     double r = 0;
@@ -106,7 +125,7 @@ std::vector<PathEntry> critical_path(const StepProgram& prog, const EngineRun& r
   std::vector<PathEntry> path;
   while (t >= 0) {
     const Task& task = prog.tasks[static_cast<std::size_t>(t)];
-    const double start = run.start_us[slot * T + static_cast<std::size_t>(t)];
+    const double start = run.start_us[run.at(slot, static_cast<std::size_t>(t))];
     if (task.kind == TaskKind::kCollective) {
       const GroupPartition& part = prog.partitions[static_cast<std::size_t>(task.partition)];
       const std::int32_t g = part.group_of[slot];
@@ -158,9 +177,9 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
              run_step_engine(tl.program, links, options.contention, options.max_rank_tasks));
   const std::size_t slots = tl.program.ranks.size();
   tl.simulated_tasks = static_cast<std::int64_t>(slots) * run.tasks;
+  tl.ranks = summarize(tl.program, run);
   std::size_t critical = 0;
   for (std::size_t s = 0; s < slots; ++s) {
-    tl.ranks.push_back(summarize(tl.program, run, s));
     if (tl.ranks[s].end_us > tl.ranks[critical].end_us) critical = s;
   }
   const RankSummary& crit = tl.ranks[critical];
@@ -192,7 +211,7 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
     const std::size_t first = tl.events.size();
     for (std::size_t t = 0; t < T; ++t) {
       tl.events.push_back({tl.program.ranks[s], static_cast<std::int32_t>(t),
-                           run.start_us[s * T + t], run.end_us[s * T + t]});
+                           run.start_us[run.at(s, t)], run.end_us[run.at(s, t)]});
     }
     std::sort(tl.events.begin() + static_cast<std::ptrdiff_t>(first), tl.events.end(),
               [&](const TimelineEvent& a, const TimelineEvent& b) {
