@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 
 namespace dtplan::solve {
 
@@ -47,8 +48,11 @@ double trivial_lower_bound_us(const Problem& problem) {
   for (const Node& n : problem.nodes)
     unary += *std::min_element(n.cost_us.begin(), n.cost_us.end());
   double pairwise = 0;
+  std::unordered_map<const double*, double> least;  // per shared matrix (see matrix.h)
   for (const Edge& e : problem.edges) {
-    pairwise += *std::min_element(e.cost_us.begin(), e.cost_us.end());
+    auto [it, added] = least.try_emplace(e.cost_us.data(), 0.0);
+    if (added) it->second = *std::min_element(e.cost_us.begin(), e.cost_us.end());
+    pairwise += it->second;
   }
   return unary + pairwise;
 }

@@ -10,6 +10,7 @@ namespace dtplan::solve::detail {
 namespace {
 
 bool same_table(const Table& a, const Table& b) {
+  if (&a == &b) return true;  // shared (edges with one matrix share one table)
   return a.dims == b.dims && a.frontier == b.frontier && a.cost == b.cost && a.begin == b.begin &&
          a.point_cost == b.point_cost && a.point_mem == b.point_mem &&
          a.absorbed_min == b.absorbed_min && a.absorbed_max == b.absorbed_max;
