@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 namespace dtplan::solve::detail {
 
@@ -14,6 +15,29 @@ struct Incidence {
   std::int32_t edge = 0;
   bool is_from = false;  // this node is the edge's producer
 };
+
+// min_b (x[b] - y[b]) (+inf for n = 0), two lanes at a time: the minimum is the same in any
+// order, and the compiler does not vectorise a floating-point min reduction by itself.
+double min_difference(const double* x, const double* y, std::size_t n) {
+  using V2 = double __attribute__((vector_size(16)));
+  V2 m0 = {kInf, kInf};
+  V2 m1 = m0;
+  std::size_t b = 0;
+  for (; b + 4 <= n; b += 4) {
+    V2 x0, x1, y0, y1;
+    std::memcpy(&x0, x + b, sizeof x0);
+    std::memcpy(&x1, x + b + 2, sizeof x1);
+    std::memcpy(&y0, y + b, sizeof y0);
+    std::memcpy(&y1, y + b + 2, sizeof y1);
+    const V2 d0 = x0 - y0;
+    const V2 d1 = x1 - y1;
+    m0 = d0 < m0 ? d0 : m0;
+    m1 = d1 < m1 ? d1 : m1;
+  }
+  double m = std::min(std::min(m0[0], m0[1]), std::min(m1[0], m1[1]));
+  for (; b < n; ++b) m = std::min(m, x[b] - y[b]);
+  return m;
+}
 
 class Messages {
  public:
@@ -165,14 +189,13 @@ class Messages {
     const std::vector<double>& lw = lam_[inc.edge][inc.is_from ? 1 : 0];
     const std::vector<char>& live = alive_[inc.is_from ? e.to : e.from];
     if (inc.is_from) {
+      // Dead labels get λ = -inf, so that B(a,b) - λ(b) = +inf never wins.
+      std::vector<double>& w = masked_;
+      w.resize(lt);
+      for (std::size_t b = 0; b < lt; ++b) w[b] = live[b] ? lw[b] : -kInf;
       rows.assign(lf, kInf);
       for (std::size_t a = 0; a < lf; ++a) {
-        const double* row = &e.cost_us[a * lt];
-        double m = kInf;
-        for (std::size_t b = 0; b < lt; ++b) {
-          if (live[b]) m = std::min(m, row[b] - lw[b]);
-        }
-        rows[a] = m;
+        rows[a] = min_difference(&e.cost_us[a * lt], w.data(), lt);
       }
     } else {
       rows.assign(lt, kInf);
@@ -231,6 +254,7 @@ class Messages {
   // other end.
   std::vector<std::array<char, 2>> fresh_;
   std::vector<double> scratch_;  // best_label's per-label costs
+  mutable std::vector<double> masked_;  // row_minima's λ with dead labels at -inf
 };
 
 // Whether the deadline passed, read on the first call and every 64th (node visits are short).
