@@ -163,13 +163,27 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
                                      const RedistState& src, std::span<const Transform> steps,
                                      MergeMode mode) {
   const std::span<const std::int64_t> sizes = mesh.sizes();
+  const bool quiet = mode == MergeMode::kMergeQuietly;
+  MergeResult out;
+  if (quiet) {
+    bool group = false;
+    for (std::size_t k = 0; k + 1 < steps.size() && !group; ++k) {
+      group = mergeable_kind(steps[k]) && mergeable_kind(steps[k + 1]) &&
+              steps[k + 1].kind == steps[k].kind && mergeable_pair(steps[k], steps[k + 1]);
+    }
+    if (!group) {
+      out.steps.assign(steps.begin(), steps.end());
+      return out;
+    }
+  }
   // The target, for messages (and a check that the steps apply).
   RedistState dst = src;
-  for (const Transform& t : steps) {
-    DTPLAN_TRY(dst, apply_transform(dst, t, sizes));
+  if (!quiet) {
+    for (const Transform& t : steps) {
+      DTPLAN_TRY(dst, apply_transform(dst, t, sizes));
+    }
   }
   const Context c{mesh, shape, src.placements, dst.placements};
-  MergeResult out;
   RedistState state = src;
   auto keep = [&](const Transform& t) -> core::Status {
     out.steps.push_back(t);
@@ -191,10 +205,10 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
     Failure why;
     std::optional<Transform> merged;
     if (group.size() >= 2) merged = try_flatten(c, state, group, why);
-    if (merged && mode == MergeMode::kMerge) {
+    if (merged && mode != MergeMode::kWarnOnly) {
       DTPLAN_CHECK(keep(*merged));
     } else {
-      if (group.size() >= 2 && !merged) {
+      if (group.size() >= 2 && !merged && !quiet) {
         Warning w{why.reason, {}, {}};
         for (const Transform& t : group) w.mesh_dims.push_back(t.mesh_dims[0]);
         std::sort(w.mesh_dims.begin(), w.mesh_dims.end());

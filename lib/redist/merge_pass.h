@@ -20,7 +20,9 @@
 // size-1 member precedes an unmerged split.
 //
 // kWarnOnly (the min-cost planner, whose search already weighed every merge) changes no step and
-// reports only the groups that could not merge.
+// reports only the groups that could not merge. kMergeQuietly merges like kMerge but reports
+// nothing (what pricing alone needs); where no two neighbouring steps could form a group it
+// returns the steps as they are, without applying them (the caller prices them, which checks).
 
 #include <cstdint>
 #include <span>
@@ -35,7 +37,7 @@
 
 namespace dtplan::redist {
 
-enum class MergeMode : std::uint8_t { kMerge, kWarnOnly };
+enum class MergeMode : std::uint8_t { kMerge, kWarnOnly, kMergeQuietly };
 
 struct MergeResult {
   std::vector<Transform> steps;

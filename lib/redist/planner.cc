@@ -133,7 +133,8 @@ core::Result<Planner::Route> Planner::route(const TensorSpec& src, const TensorS
     r.searched_ps = found.cost_ps;
     last_settled_ = found.settled;
   }
-  const MergeMode mode = r.kind == PlannerKind::kGreedy ? MergeMode::kMerge : MergeMode::kWarnOnly;
+  MergeMode mode = r.kind == PlannerKind::kGreedy ? MergeMode::kMerge : MergeMode::kWarnOnly;
+  if (cost_only && mode == MergeMode::kMerge) mode = MergeMode::kMergeQuietly;
   if (options.merge && !(cost_only && mode == MergeMode::kWarnOnly)) {
     DTPLAN_TRY(MergeResult merged, merge_pass(mesh_, src.shape(), r.start, r.steps, mode));
     r.steps = std::move(merged.steps);

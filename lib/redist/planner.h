@@ -65,8 +65,8 @@ class Planner {
   // plan_uncached(...)->total_cost_us without building the plan's records (steps, trace, mesh
   // description): what edge pricing needs, for 683k pairs on 8x8x8. A min-cost route's total is
   // the search's own (plan_uncached re-prices its steps and checks the two agree, which the tests
-  // exercise), and no warn-only merge pass runs (it changes no step); so the errors are
-  // plan_uncached's except for those two internal consistency checks.
+  // exercise), no warn-only merge pass runs (it changes no step) and merges make no warnings; so
+  // the errors are plan_uncached's except for those two internal consistency checks.
   core::Result<double> cost_uncached(const placement::TensorSpec& src,
                                      const placement::TensorSpec& dst, const PlanOptions& options);
 
@@ -99,7 +99,8 @@ class Planner {
     std::vector<Warning> warnings;
     std::int64_t searched_ps = -1;  // the min-cost search's own total (-1: greedy)
   };
-  // With `cost_only`, no merge pass that would only warn (the min-cost planner's).
+  // With `cost_only`, no warnings: no merge pass that would only warn (the min-cost planner's),
+  // and the greedy plan's merges made quietly.
   core::Result<Route> route(const placement::TensorSpec& src, const placement::TensorSpec& dst,
                             const PlanOptions& options, bool cost_only = false);
   // Prices the route's steps in order (each into `record` unless null) and checks that they end

@@ -188,6 +188,31 @@ TEST_CASE("merge: the whole group merges or nothing does") {
   CHECK(has(u.warnings[0].message, "dims 0, 1 of DeviceMesh("));
 }
 
+TEST_CASE("merge: kMergeQuietly makes kMerge's steps without warnings") {
+  struct Case {
+    MeshContext ctx;
+    Ints shape;
+    const char* src;
+    const char* steps;
+  };
+  const std::vector<Case> cases = {
+      {mesh_context({2, 2, 2}, kABC, {{"A", "B"}}), {8}, "P(sum),P(sum),R",
+       "0:P(sum)->R 1:P(sum)->R"},                                                       // merges
+      {mesh_context({2, 2, 2}, kABC), {8, 8}, "P(sum),R,P(sum)", "0:P(sum)->R 2:P(sum)->R"},  // warns
+      {mesh_context({2, 2, 2}, kABC, {{"A", "B"}}), {8, 8}, "S(0),S(1),R",
+       "0:S(0)->R 1:S(1)->R"},  // no group: returned as given
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.steps);
+    const MergeResult loud = run(c.ctx, c.shape, c.src, c.steps);
+    auto quiet = merge_pass(c.ctx, c.shape, state_of(c.src), steps_of(c.steps),
+                            MergeMode::kMergeQuietly);
+    REQUIRE(quiet.ok());
+    CHECK(text(*quiet) == text(loud));
+    CHECK(quiet->warnings.empty());
+  }
+}
+
 TEST_CASE("merge: steps that do not apply are bad input") {
   MeshContext ab = mesh_context({2, 2}, {"A", "B"}, {{"A", "B"}});
   auto r = merge_pass(ab, std::vector<std::int64_t>{8}, state_of("R,R"), steps_of("0:P(sum)->R"));
