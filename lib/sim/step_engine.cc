@@ -193,8 +193,8 @@ class Engine {
     staged_.clear();
     for (std::int32_t t : order) {
       std::int32_t& b = batch_of_[static_cast<std::size_t>(t)];
-      push(staged_time_ + prog_.tasks[static_cast<std::size_t>(t)].alone_us, EventKind::kTaskEnd,
-           t, b);
+      push(staged_time_ + prog_.tasks[static_cast<std::size_t>(t)].alone_us, EventKind::kTaskEnd, t,
+           b);
       b = -1;
     }
   }
@@ -368,7 +368,7 @@ class Engine {
   std::vector<std::vector<std::int32_t>> link_flows_;
   std::vector<std::pair<std::int32_t, std::int32_t>> staged_;  // (task, slot) started now
   double staged_time_ = 0;
-  std::vector<std::int32_t> batch_of_;  // per task: its batch while staging, else -1
+  std::vector<std::int32_t> batch_of_;              // per task: its batch while staging, else -1
   std::vector<std::vector<std::int32_t>> batches_;  // slots ending one task together
   std::vector<std::int32_t> free_batches_;
   std::priority_queue<Event, std::vector<Event>, Later> heap_;

@@ -247,13 +247,13 @@ class Messages {
 
   const Problem& p_;
   std::vector<std::vector<Incidence>> adj_;
-  std::vector<std::vector<char>> alive_;  // labels not yet proven infinite
-  std::vector<std::vector<double>> pot_;  // θ'_v
+  std::vector<std::vector<char>> alive_;                 // labels not yet proven infinite
+  std::vector<std::vector<double>> pot_;                 // θ'_v
   std::vector<std::array<std::vector<double>, 2>> lam_;  // per edge: λ at from, λ at to
   // Per edge and end: λ there equals the row minima of the current λ and live labels at the
   // other end.
   std::vector<std::array<char, 2>> fresh_;
-  std::vector<double> scratch_;  // best_label's per-label costs
+  std::vector<double> scratch_;         // best_label's per-label costs
   mutable std::vector<double> masked_;  // row_minima's λ with dead labels at -inf
 };
 

@@ -196,17 +196,21 @@ TEST_CASE("merge: kMergeQuietly makes kMerge's steps without warnings") {
     const char* steps;
   };
   const std::vector<Case> cases = {
-      {mesh_context({2, 2, 2}, kABC, {{"A", "B"}}), {8}, "P(sum),P(sum),R",
-       "0:P(sum)->R 1:P(sum)->R"},                                                       // merges
-      {mesh_context({2, 2, 2}, kABC), {8, 8}, "P(sum),R,P(sum)", "0:P(sum)->R 2:P(sum)->R"},  // warns
-      {mesh_context({2, 2, 2}, kABC, {{"A", "B"}}), {8, 8}, "S(0),S(1),R",
-       "0:S(0)->R 1:S(1)->R"},  // no group: returned as given
+      // merges
+      {mesh_context({2, 2, 2}, kABC, {{"A", "B"}}),
+       {8},
+       "P(sum),P(sum),R",
+       "0:P(sum)->R 1:P(sum)->R"},
+      // no flattened mesh: a warning in kMerge
+      {mesh_context({2, 2, 2}, kABC), {8, 8}, "P(sum),R,P(sum)", "0:P(sum)->R 2:P(sum)->R"},
+      // no group can form: returned as given
+      {mesh_context({2, 2, 2}, kABC, {{"A", "B"}}), {8, 8}, "S(0),S(1),R", "0:S(0)->R 1:S(1)->R"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.steps);
     const MergeResult loud = run(c.ctx, c.shape, c.src, c.steps);
-    auto quiet = merge_pass(c.ctx, c.shape, state_of(c.src), steps_of(c.steps),
-                            MergeMode::kMergeQuietly);
+    auto quiet =
+        merge_pass(c.ctx, c.shape, state_of(c.src), steps_of(c.steps), MergeMode::kMergeQuietly);
     REQUIRE(quiet.ok());
     CHECK(text(*quiet) == text(loud));
     CHECK(quiet->warnings.empty());

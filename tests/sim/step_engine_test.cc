@@ -316,7 +316,8 @@ Times sharing_oracle(const StepProgram& p, const LinkMap& links) {
     std::vector<int> flows(static_cast<std::size_t>(links.links), 0);
     for (const Item& it : items) {
       if (it.kind == 3) {
-        for (std::int32_t l : links_of(it.task, it.slot_or_group)) ++flows[static_cast<std::size_t>(l)];
+        for (std::int32_t l : links_of(it.task, it.slot_or_group))
+          ++flows[static_cast<std::size_t>(l)];
       }
     }
     auto share = [&](const Item& it) {
