@@ -75,6 +75,12 @@ class FakeProcessGroup final : public ProcessGroup {
   // Every group of every call so far, in call order then group order.
   [[nodiscard]] const std::vector<TraceEntry>& trace() const { return trace_; }
   void clear_trace() { trace_.clear(); }
+  // An empty trace and calls numbered from 0 again, as a new group would (the cost model's
+  // memo is kept: one group can serve many plans).
+  void reset_trace() {
+    trace_.clear();
+    calls_ = 0;
+  }
   [[nodiscard]] const FakeProcessGroupOptions& options() const { return options_; }
 
   // The algorithm and order run() uses for `collective` of S = `nccl_bytes` on `group`:

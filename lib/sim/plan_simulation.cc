@@ -42,7 +42,7 @@ core::Result<RedistSimulation> run_redistribution(const redist::RedistPlan& plan
     DTPLAN_TRY(FakeProcessGroup created, FakeProcessGroup::create(pg_options));
     pg.emplace(std::move(created));
   }
-  pg->clear_trace();
+  pg->reset_trace();
   RankTensors tensors(out.world_size);
   for (std::int64_t r : ex.ranks()) {
     const std::vector<std::int64_t> local =

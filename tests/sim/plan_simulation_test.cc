@@ -92,5 +92,23 @@ TEST_CASE("plan simulation: a whole-model plan, duplicates verified once") {
   CHECK(s.redistributions.back().verify == s.redistributions[p.redistributions.size() - 1].verify);
 }
 
+TEST_CASE("plan simulation: a model plan's redistributions trace as if simulated alone") {
+  // They share one fake process group (its cost model's memo), which must not show: calls are
+  // numbered from 0 in each.
+  plan::Plan p = testing::small_model_plan();
+  SimulateOptions o;
+  o.hardware = testing::profile("h100-dgx");
+  const ModelSimulation s = simulate_model_plan(p, o).value();
+  REQUIRE(s.redistributions.size() == p.redistributions.size());
+  REQUIRE(p.redistributions.size() >= 2);
+  bool calls = false;
+  for (std::size_t i = 0; i < p.redistributions.size(); ++i) {
+    CAPTURE(i);
+    CHECK(s.redistributions[i] == simulate_redistribution(p.redistributions[i].plan, o).value());
+    for (const auto& step : s.redistributions[i].steps) calls = calls || !step.empty();
+  }
+  CHECK(calls);
+}
+
 }  // namespace
 }  // namespace dtplan::sim
