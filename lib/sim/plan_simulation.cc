@@ -83,7 +83,7 @@ core::Result<RedistSimulation> simulate_redistribution(const redist::RedistPlan&
 core::Result<ModelSimulation> simulate_model_plan(const plan::Plan& plan,
                                                   const SimulateOptions& options) {
   ModelSimulation out;
-  // Data runs of identical redistributions (mesh is shared): keyed by specs and transforms.
+  // Identical redistributions (the mesh is shared): keyed by specs and transforms.
   std::map<std::string, std::size_t> seen;
   std::optional<FakeProcessGroup> pg;
   for (std::size_t i = 0; i < plan.redistributions.size(); ++i) {
@@ -91,19 +91,18 @@ core::Result<ModelSimulation> simulate_model_plan(const plan::Plan& plan,
     std::string key =
         placement::to_string(r.plan.src) + "|" + placement::format_placement_list(r.plan.dst) + "|";
     for (const redist::PlanStep& s : r.plan.steps) key += redist::to_string(s.transform) + " ";
-    SimulateOptions o = options;
-    auto prior = seen.find(key);
-    o.data = options.data && prior == seen.end();
-    auto sim = run_redistribution(r.plan, o, pg);
-    if (!sim.ok()) {
-      return std::move(sim).error().with_context("redistribution " + std::to_string(i) +
-                                                 " (consumer " + std::to_string(r.consumer) +
-                                                 " slot " + std::to_string(r.slot) + ")");
-    }
-    if (options.data && prior != seen.end()) {
-      sim->verify = out.redistributions[prior->second].verify;
-      sim->skipped = out.redistributions[prior->second].skipped;
-    } else if (options.data) {
+    // An identical redistribution (a repeated layer's) simulates identically: its result is
+    // copied, data run included.
+    core::Result<RedistSimulation> sim = RedistSimulation{};
+    if (auto prior = seen.find(key); prior != seen.end()) {
+      sim = out.redistributions[prior->second];
+    } else {
+      sim = run_redistribution(r.plan, options, pg);
+      if (!sim.ok()) {
+        return std::move(sim).error().with_context("redistribution " + std::to_string(i) +
+                                                   " (consumer " + std::to_string(r.consumer) +
+                                                   " slot " + std::to_string(r.slot) + ")");
+      }
       seen.emplace(std::move(key), i);
       if (sim->verify) ++out.distinct_verified;
     }

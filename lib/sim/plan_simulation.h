@@ -3,8 +3,9 @@
 // plan runs through the executor in cost-only mode (shape-only tensors, so real model sizes fit),
 // recording what each group of each collective runs as (the NCCL model's algorithm per group and
 // the reduction order it implies); with data, the plan is also verified (verify.h). A whole-model
-// plan (plan/plan.h) is simulated redistribution by redistribution; identical redistributions
-// (same specs and steps, as repeated layers produce) are verified once and share the result.
+// plan (plan/plan.h) is simulated redistribution by redistribution, on one fake process group;
+// identical redistributions (same specs and steps, as repeated layers produce) are simulated and
+// verified once and share the result.
 //
 //   auto sim = simulate_redistribution(plan, {.hardware = profile, .data = true}).value();
 //   sim.steps[1].size() == 8            // the 8 groups of step 1's all_reduce
