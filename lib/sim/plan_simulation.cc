@@ -22,9 +22,9 @@ FakeProcessGroupOptions group_options(std::int64_t world_size, const redist::Red
   return pg_options;
 }
 
-// One redistribution through `pg` (created by the caller with group_options() of a world
-// of at least the plan's mesh, or nullptr: created here). A model plan's redistributions share
-// one group: its per-group algorithm memo is worth keeping across them.
+// One redistribution through `pg`, (re)created here when empty or made for another world; its
+// trace is reset first, so calls are numbered from 0 as on a new group. A model plan's
+// redistributions share one group: its cost model's memo is worth keeping across them.
 core::Result<RedistSimulation> run_redistribution(const redist::RedistPlan& plan,
                                                   const SimulateOptions& options,
                                                   std::optional<FakeProcessGroup>& pg) {
