@@ -19,6 +19,11 @@ bool mergeable_kind(const Transform& t) {
          !t.dst.is_strided_shard();
 }
 
+// Whether `next` joins the group that `first` starts (mergeable_pair is in merge_pass.h).
+bool joins(const Transform& first, const Transform& next) {
+  return mergeable_kind(next) && next.kind == first.kind && mergeable_pair(first, next);
+}
+
 bool sum_or_avg(const Placement& p) {
   return p.is_partial() && (p.reduce_op() == ReduceOp::kSum || p.reduce_op() == ReduceOp::kAvg);
 }
@@ -168,8 +173,7 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
   if (quiet) {
     bool group = false;
     for (std::size_t k = 0; k + 1 < steps.size() && !group; ++k) {
-      group = mergeable_kind(steps[k]) && mergeable_kind(steps[k + 1]) &&
-              steps[k + 1].kind == steps[k].kind && mergeable_pair(steps[k], steps[k + 1]);
+      group = mergeable_kind(steps[k]) && joins(steps[k], steps[k + 1]);
     }
     if (!group) {
       out.steps.assign(steps.begin(), steps.end());
@@ -197,10 +201,7 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
       continue;
     }
     std::size_t j = i + 1;
-    while (j < steps.size() && mergeable_kind(steps[j]) && steps[j].kind == steps[i].kind &&
-           mergeable_pair(steps[i], steps[j])) {
-      ++j;
-    }
+    while (j < steps.size() && joins(steps[i], steps[j])) ++j;
     const std::span<const Transform> group = steps.subspan(i, j - i);
     Failure why;
     std::optional<Transform> merged;
