@@ -82,6 +82,7 @@ TEST_CASE("dtplan plan --out: writes the whole plan, which reads back") {
   CHECK(static_cast<std::int64_t>(p->redistributions.size()) ==
         j["redistributions"].get<std::int64_t>());
   CHECK(p->solver.objective_us == j["solver"]["objective_us"].get<double>());
+  std::filesystem::remove(out);
   CHECK(
       has(cli_failure(kTiny + "--mesh " + mesh4() + " --layers 1 --out /nonexistent/dir/p.json", 2),
           "--out"));
