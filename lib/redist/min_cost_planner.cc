@@ -104,7 +104,16 @@ struct MinCostPlanner::Impl {
     return out;
   }
 
+  // The states searched for (plan_many: all of a row's targets) -> their index in `found`.
+  FlatMap<StateKey, std::int32_t, StateKeyHash> wanted{4};
+  std::vector<std::int32_t> found;  // per wanted state: its node once settled, else -1
+
   core::Status compute_bounds();
+  void reset(const SearchOptions& options);
+  // Settles states from `from` in order of g + h (ties: fewer steps, then lower node) until every
+  // state in `wanted` is settled or none is left; found[] gets their nodes.
+  // @post error (kUnsupported) past options.max_states, or a pricing error.
+  core::Status search(StateKey from, const SearchOptions& options, SearchResult& out);
   core::Result<std::int64_t> price(const Move& mv) {
     DTPLAN_TRY(PricedQuery p, pricer.price(space.query(mv)));
     return p.cost_ps;
@@ -237,60 +246,76 @@ core::Status MinCostPlanner::Impl::compute_bounds() {
 MinCostPlanner::MinCostPlanner(StepPricer& pricer) : impl_(std::make_unique<Impl>(pricer)) {}
 MinCostPlanner::~MinCostPlanner() = default;
 
+void MinCostPlanner::Impl::reset(const SearchOptions& options) {
+  use_heuristic = options.heuristic == Heuristic::kAStar;
+  flattened = options.flattened_moves;
+  error.reset();
+  index.clear();
+  keys.clear();
+  g.clear();
+  h.clear();
+  steps.clear();
+  head.clear();
+  closed.clear();
+  edges.clear();
+  heap.clear();
+}
+
+core::Status MinCostPlanner::Impl::search(StateKey from, const SearchOptions& options,
+                                          SearchResult& out) {
+  bool added = false;
+  const std::int32_t source = node_of(from, added);
+  g[static_cast<std::size_t>(source)] = 0;
+  h[static_cast<std::size_t>(source)] = heuristic(from);
+  heap.push_back({h[static_cast<std::size_t>(source)], 0, source});
+  std::size_t left = found.size();
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), HeapAfter{});
+    const HeapEntry e = heap.back();
+    heap.pop_back();
+    const auto u = static_cast<std::size_t>(e.node);
+    if (closed[u] || e.f != g[u] + h[u] || e.steps != steps[u]) continue;  // stale
+    closed[u] = 1;
+    ++out.settled;
+    if (std::int32_t* w = wanted.find(keys[u])) {
+      found[static_cast<std::size_t>(*w)] = e.node;
+      if (--left == 0) break;
+    }
+    if (keys.size() > options.max_states) {
+      return core::Error::unsupported(
+          "the min-cost search exceeded " + std::to_string(options.max_states) +
+          " states (mesh of " + std::to_string(space.ndim()) + " dims); use the greedy planner");
+    }
+    space.load(keys[u]);
+    Relax relax(*this, e.node);
+    space.moves(relax);
+    if (error) return *error;
+  }
+  out.reached = keys.size();
+  return {};
+}
+
 core::Result<SearchResult> MinCostPlanner::plan(std::span<const std::int64_t> shape,
                                                 core::DType dtype, const RedistState& src,
                                                 const RedistState& dst,
                                                 const SearchOptions& options) {
   Impl& s = *impl_;
   const MeshContext& mesh = s.pricer.mesh();
-  DTPLAN_CHECK(s.space.setup(mesh, shape, dtype, src, dst, options.flattened_moves));
-  s.use_heuristic = options.heuristic == Heuristic::kAStar;
-  s.flattened = options.flattened_moves;
-  s.error.reset();
+  DTPLAN_CHECK(s.space.setup(mesh, shape, dtype, src, std::span<const RedistState>(&dst, 1),
+                             options.flattened_moves));
+  s.reset(options);
   DTPLAN_CHECK(s.compute_bounds());
-  s.index.clear();
-  s.keys.clear();
-  s.g.clear();
-  s.h.clear();
-  s.steps.clear();
-  s.head.clear();
-  s.closed.clear();
-  s.edges.clear();
-  s.heap.clear();
 
   const StateKey from = s.space.encode(src);
   const StateKey to = s.space.encode(dst);
   SearchResult out;
   if (from == to) return out;
-  bool added = false;
-  const std::int32_t source = s.node_of(from, added);
-  s.g[static_cast<std::size_t>(source)] = 0;
-  s.h[static_cast<std::size_t>(source)] = s.heuristic(from);
-  s.heap.push_back({s.h[static_cast<std::size_t>(source)], 0, source});
-  std::int32_t target = -1;
-  while (!s.heap.empty()) {
-    std::pop_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
-    const HeapEntry e = s.heap.back();
-    s.heap.pop_back();
-    const auto u = static_cast<std::size_t>(e.node);
-    if (s.closed[u] || e.f != s.g[u] + s.h[u] || e.steps != s.steps[u]) continue;  // stale
-    s.closed[u] = 1;
-    ++out.settled;
-    if (s.keys[u] == to) {
-      target = e.node;
-      break;
-    }
-    if (s.keys.size() > options.max_states) {
-      return core::Error::unsupported(
-          "the min-cost search exceeded " + std::to_string(options.max_states) +
-          " states (mesh of " + std::to_string(mesh.ndim()) + " dims); use the greedy planner");
-    }
-    s.space.load(s.keys[u]);
-    Relax relax(s, e.node);
-    s.space.moves(relax);
-    if (s.error) return *s.error;
-  }
-  out.reached = s.keys.size();
+  s.wanted.clear();
+  s.wanted.insert(to, 0);
+  s.found.assign(1, -1);
+  DTPLAN_CHECK(s.search(from, options, out));
+  const std::int32_t source = 0;  // the first node
+  const std::int32_t target = s.found[0];
   if (target < 0) {
     return core::Error::unsupported("the min-cost search found no plan from " + trace_state(src) +
                                     " to " + trace_state(dst));
@@ -335,6 +360,57 @@ core::Result<SearchResult> MinCostPlanner::plan(std::span<const std::int64_t> sh
     if (!pick.found) return core::Error::internal("min-cost search: a recorded move is missing");
     out.steps.push_back(to_transform(*pick.found, mesh));
     u = it->child;
+  }
+  return out;
+}
+
+std::vector<core::Result<std::int64_t>> MinCostPlanner::plan_many(
+    std::span<const std::int64_t> shape, core::DType dtype, const RedistState& src,
+    std::span<const RedistState> dsts, const SearchOptions& options) {
+  Impl& s = *impl_;
+  std::vector<core::Result<std::int64_t>> out;
+  if (dsts.empty()) return out;
+  std::vector<std::int32_t> slot(dsts.size(), -1);  // per target: its wanted index (-1: source)
+  core::Status searched =
+      s.space.setup(s.pricer.mesh(), shape, dtype, src, dsts, options.flattened_moves);
+  if (searched.ok()) {
+    SearchOptions dijkstra = options;
+    dijkstra.heuristic = Heuristic::kNone;
+    s.reset(dijkstra);
+    const StateKey from = s.space.encode(src);
+    s.wanted.clear();
+    s.found.clear();
+    for (std::size_t i = 0; i < dsts.size(); ++i) {
+      const StateKey to = s.space.encode(dsts[i]);
+      if (to == from) continue;
+      auto [w, fresh] = s.wanted.insert(to, static_cast<std::int32_t>(s.found.size()));
+      if (fresh) s.found.push_back(-1);
+      slot[i] = *w;
+    }
+    SearchResult ignored;
+    if (!s.found.empty()) searched = s.search(from, dijkstra, ignored);
+  }
+  // Costs of the settled targets first (plan() below reuses the search's scratch).
+  std::vector<std::int64_t> cost(dsts.size(), -1);
+  for (std::size_t i = 0; i < dsts.size() && searched.ok(); ++i) {
+    const std::int32_t node = slot[i] < 0 ? -2 : s.found[static_cast<std::size_t>(slot[i])];
+    if (node == -2) cost[i] = 0;  // already there
+    if (node >= 0) cost[i] = s.g[static_cast<std::size_t>(node)];
+  }
+  // Targets the search did not settle (unreachable, past the state limit, a pricing error): their
+  // own A* search gives exactly plan()'s answer, error included.
+  out.reserve(dsts.size());
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    if (cost[i] >= 0) {
+      out.emplace_back(cost[i]);
+      continue;
+    }
+    auto one = plan(shape, dtype, src, dsts[i], options);
+    if (one.ok()) {
+      out.emplace_back(one->cost_ps);
+    } else {
+      out.emplace_back(std::move(one).error());
+    }
   }
   return out;
 }

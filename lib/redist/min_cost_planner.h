@@ -80,6 +80,19 @@ class MinCostPlanner {
                                   const RedistState& src, const RedistState& dst,
                                   const SearchOptions& options);
 
+  // The cheapest plans' costs from `src` to each of `dsts`: element i is exactly
+  // plan(shape, dtype, src, dsts[i], options)'s cost_ps, or its error. One Dijkstra search
+  // serves every target it settles (a matrix row's targets lie close together, so it expands far
+  // fewer states than one A* per target); a target it leaves (unreachable, past max_states, a
+  // pricing error) gets its own plan().
+  // @pre as plan() for each target, and every target has the same
+  //   SearchSpace::table_extras(src, dst): the search's graph is then each target's own (another
+  //   target's Partials or StridedShards could otherwise open a cheaper path).
+  std::vector<core::Result<std::int64_t>> plan_many(std::span<const std::int64_t> shape,
+                                                    core::DType dtype, const RedistState& src,
+                                                    std::span<const RedistState> dsts,
+                                                    const SearchOptions& options);
+
   struct Impl;  // the search's state and scratch (min_cost_planner.cc)
 
  private:

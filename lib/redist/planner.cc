@@ -5,6 +5,7 @@
 #include "layout/layout_text.h"
 #include "redist/greedy_planner.h"
 #include "redist/merge_pass.h"
+#include "redist/search_space.h"
 
 namespace dtplan::redist {
 
@@ -154,8 +155,8 @@ core::Result<std::int64_t> Planner::price_route(const Route& r, const TensorSpec
     DTPLAN_TRY(state, apply_transform(state, t, sizes));
     total_ps += p.cost_ps;
     if (record != nullptr) {
-      record->push_back({t, mesh_.groups(q.mesh_dims, q.flattened).size, q.bytes,
-                         p.price.cost_us, p.price.algorithm, p.price.protocol, state});
+      record->push_back({t, mesh_.groups(q.mesh_dims, q.flattened).size, q.bytes, p.price.cost_us,
+                         p.price.algorithm, p.price.protocol, state});
     }
   }
   if (!equivalent(state, r.target, sizes)) {
@@ -201,6 +202,52 @@ core::Result<double> Planner::cost_uncached(const TensorSpec& src, const TensorS
   if (r.searched_ps >= 0) return static_cast<double>(r.searched_ps) / 1e6;
   DTPLAN_TRY(std::int64_t total_ps, price_route(r, src, nullptr));
   return static_cast<double>(total_ps) / 1e6;
+}
+
+std::vector<core::Result<double>> Planner::costs_uncached(const TensorSpec& src,
+                                                          std::span<const TensorSpec* const> dsts,
+                                                          const PlanOptions& options) {
+  std::vector<core::Result<double>> out;
+  out.reserve(dsts.size());
+  // The targets for the search, by search graph (first seen first).
+  struct Group {
+    std::vector<Placement> extras;
+    std::vector<std::size_t> members;
+    std::vector<RedistState> targets;
+  };
+  std::vector<Group> groups;
+  const RedistState start = plan_endpoint(src, mesh_.sizes());
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    const TensorSpec& dst = *dsts[i];
+    const bool search = options.planner == PlannerKind::kMinCost ||
+                        (options.planner == PlannerKind::kAuto && needs_min_cost(src, dst));
+    if (!search || !check_request(mesh_, src, dst).ok()) {
+      out.push_back(cost_uncached(src, dst, options));
+      continue;
+    }
+    out.emplace_back(0.0);  // set below
+    RedistState target = plan_endpoint(dst, mesh_.sizes());
+    std::vector<Placement> extras = SearchSpace::table_extras(start, target);
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const Group& x) { return x.extras == extras; });
+    if (g == groups.end()) g = groups.insert(groups.end(), Group{std::move(extras), {}, {}});
+    g->members.push_back(i);
+    g->targets.push_back(std::move(target));
+  }
+  const SearchOptions so{options.merge, Heuristic::kAStar, options.max_states};
+  for (const Group& g : groups) {
+    const auto costs = search_.plan_many(src.shape(), src.dtype(), start, g.targets, so);
+    for (std::size_t k = 0; k < g.members.size(); ++k) {
+      core::Result<double>& o = out[g.members[k]];
+      if (costs[k].ok()) {
+        o = static_cast<double>(*costs[k]) / 1e6;
+      } else {
+        o = costs[k].error();
+      }
+    }
+  }
+  last_settled_ = 0;
+  return out;
 }
 
 }  // namespace dtplan::redist

@@ -70,6 +70,13 @@ class Planner {
   core::Result<double> cost_uncached(const placement::TensorSpec& src,
                                      const placement::TensorSpec& dst, const PlanOptions& options);
 
+  // cost_uncached(src, *dsts[i], options) for every i, to the bit, errors included: the targets
+  // that take the min-cost search share one search per search graph (MinCostPlanner::plan_many),
+  // the greedy ones are routed one by one. What a matrix row of edge pricing needs.
+  std::vector<core::Result<double>> costs_uncached(
+      const placement::TensorSpec& src, std::span<const placement::TensorSpec* const> dsts,
+      const PlanOptions& options);
+
   [[nodiscard]] const MeshContext& mesh() const { return mesh_; }
   [[nodiscard]] const CostModel& model() const { return *model_; }
   [[nodiscard]] std::uint64_t cache_hits() const { return hits_; }

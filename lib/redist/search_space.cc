@@ -9,9 +9,22 @@ namespace dtplan::redist {
 using placement::Placement;
 using placement::ReduceOp;
 
+std::vector<Placement> SearchSpace::table_extras(const RedistState& src, const RedistState& dst) {
+  std::vector<Placement> out;
+  for (const RedistState* s : {&src, &dst}) {
+    for (const Placement& p : s->placements) {
+      if (p.is_partial() || p.is_strided_shard()) out.push_back(p);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 core::Status SearchSpace::setup(const MeshContext& mesh, std::span<const std::int64_t> shape,
-                                core::DType dtype, const RedistState& src, const RedistState& dst,
-                                bool flattened_moves) {
+                                core::DType dtype, const RedistState& src,
+                                std::span<const RedistState> dsts, bool flattened_moves) {
+  const RedistState& dst = dsts.front();
   mesh_ = &mesh;
   ndim_ = mesh.ndim();
   if (ndim_ > kMaxSearchDims) {
@@ -33,14 +46,16 @@ core::Status SearchSpace::setup(const MeshContext& mesh, std::span<const std::in
   table_.push_back(Placement::replicate());
   std::vector<ReduceOp> ops;
   std::vector<Placement> strided;
-  for (const RedistState* s : {&src, &dst}) {
-    for (const Placement& p : s->placements) {
+  auto collect = [&](const RedistState& s) {
+    for (const Placement& p : s.placements) {
       if (p.is_partial()) ops.push_back(p.reduce_op());
       if (p.is_strided_shard() && std::find(strided.begin(), strided.end(), p) == strided.end()) {
         strided.push_back(p);
       }
     }
-  }
+  };
+  collect(src);
+  for (const RedistState& d : dsts) collect(d);
   std::sort(ops.begin(), ops.end());
   ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
   for (ReduceOp op : ops) table_.push_back(Placement::partial(op));

@@ -79,11 +79,18 @@ class MoveVisitor {
 
 class SearchSpace {
  public:
-  // Builds the placement table for a plan. @post error (kUnsupported) beyond 8 mesh dims or 255
-  // distinct placements.
+  // Builds the placement table for plans from src to each of `dsts` (their Partial ops and
+  // StridedShards all join it); the heuristic's target is dsts.front(). @pre dsts not empty.
+  // @post error (kUnsupported) beyond 8 mesh dims or 255 distinct placements.
   core::Status setup(const MeshContext& mesh, std::span<const std::int64_t> shape,
-                     core::DType dtype, const RedistState& src, const RedistState& dst,
+                     core::DType dtype, const RedistState& src, std::span<const RedistState> dsts,
                      bool flattened_moves);
+
+  // The placements a plan from src to dst adds to the table beyond R and S(t): the two ends'
+  // Partials and StridedShards, sorted and unique. Targets with equal extras share one table,
+  // hence one state graph.
+  static std::vector<placement::Placement> table_extras(const RedistState& src,
+                                                        const RedistState& dst);
 
   [[nodiscard]] StateKey encode(const RedistState& state) const;
 

@@ -73,13 +73,10 @@ std::uint64_t pair_key(std::int32_t src, std::int32_t dst) {
          static_cast<std::uint32_t>(dst);
 }
 
-// The planned cost of a pair of specs: +inf where DTensor cannot; other errors propagate.
-// Uncached in the planner: only the cost is kept by the coster; the few plans lowering needs are
-// planned again through plan(), which caches them.
-core::Result<double> planned_cost(redist::Planner& planner, const placement::TensorSpec& src,
-                                  const placement::TensorSpec& dst,
-                                  const redist::PlanOptions& options) {
-  auto planned = planner.cost_uncached(src, dst, options);
+// A planned cost, with +inf where DTensor cannot; other errors propagate. The planner prices
+// uncached: only the cost is kept by the coster; the few plans lowering needs are planned again
+// through plan(), which caches them.
+core::Result<double> forbidden_or(core::Result<double> planned) {
   if (planned.ok()) return *planned;
   if (is_forbidden_pair(planned.error())) return solve::kForbidden;
   return std::move(planned).error();
@@ -90,27 +87,45 @@ core::Result<double> planned_cost(redist::Planner& planner, const placement::Ten
 core::Result<double> EdgeCoster::pair_cost(std::int32_t src, std::int32_t dst) {
   const std::uint64_t key = pair_key(src, dst);
   if (auto it = costs_.find(key); it != costs_.end()) return it->second;
-  DTPLAN_TRY(double cost, planned_cost(*planner_, specs_[static_cast<std::size_t>(src)],
-                                       specs_[static_cast<std::size_t>(dst)], options_));
+  DTPLAN_TRY(double cost, forbidden_or(planner_->cost_uncached(
+                              specs_[static_cast<std::size_t>(src)],
+                              specs_[static_cast<std::size_t>(dst)], options_)));
   costs_.emplace(key, cost);
   return cost;
 }
 
 void EdgeCoster::price_in_parallel(const std::vector<std::uint64_t>& keys) {
+  // The rows: runs of keys with one source spec (matrix() lists them row by row), each priced by
+  // one costs_uncached call, which shares the min-cost searches of a row.
+  std::vector<std::size_t> row_begin;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i == 0 || keys[i] >> 32 != keys[i - 1] >> 32) row_begin.push_back(i);
+  }
+  row_begin.push_back(keys.size());
+  const auto rows = static_cast<std::int64_t>(row_begin.size() - 1);
   std::vector<core::Result<double>> got(keys.size(), 0.0);
-  // Chunk c prices keys c, c + chunks, ...: neighbouring pairs (one matrix row) cost alike, so
-  // interleaving balances the threads where contiguous ranges would not.
-  const int chunks = core::chunk_count(static_cast<int>(helpers_.size()) + 1,
-                                       static_cast<std::int64_t>(keys.size()), kMinPairsPerThread);
+  // Chunk c prices rows c, c + chunks, ...: neighbouring rows cost alike, so interleaving
+  // balances the threads where contiguous ranges would not.
+  const int threads = static_cast<int>(helpers_.size()) + 1;
+  const int chunks = std::min(
+      static_cast<int>(std::min<std::int64_t>(rows, threads)),
+      core::chunk_count(threads, static_cast<std::int64_t>(keys.size()), kMinPairsPerThread));
   auto price = [&](int chunk, std::int64_t, std::int64_t) {
     redist::Planner& planner =
         chunk == 0 ? *planner_ : *helpers_[static_cast<std::size_t>(chunk - 1)];
-    for (auto i = static_cast<std::size_t>(chunk); i < keys.size(); i += chunks) {
-      got[i] = planned_cost(planner, specs_[keys[i] >> 32], specs_[keys[i] & 0xffffffffU],
-                            options_);
+    std::vector<const placement::TensorSpec*> dsts;
+    for (auto r = static_cast<std::size_t>(chunk); r + 1 < row_begin.size(); r += chunks) {
+      dsts.clear();
+      for (std::size_t i = row_begin[r]; i < row_begin[r + 1]; ++i) {
+        dsts.push_back(&specs_[keys[i] & 0xffffffffU]);
+      }
+      auto costs = planner.costs_uncached(specs_[keys[row_begin[r]] >> 32], dsts, options_);
+      for (std::size_t k = 0; k < costs.size(); ++k) {
+        got[row_begin[r] + k] = forbidden_or(std::move(costs[k]));
+      }
     }
   };
-  core::parallel_chunks(chunks, chunks, 1, price);
+  core::parallel_chunks(std::max(chunks, 1), std::max(chunks, 1), 1, price);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (got[i].ok()) costs_.emplace(keys[i], *got[i]);
   }
@@ -158,7 +173,7 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
   };
   const auto rows = ids(producer_options);
   const auto cols = ids(consumer_inputs);
-  if (!helpers_.empty()) {
+  {
     // The pairs cost_between would plan, each once, in row-major order.
     std::vector<std::uint64_t> todo;
     std::unordered_set<std::uint64_t> seen;

@@ -18,6 +18,7 @@
 //   coster.cost_us({{4096, 4096}, kBF16}, pl("S(0),S(0)"), pl("R,R")).value();  // one flat AG
 //
 // Not thread-safe (the planner is not); matrix() runs its own threads when given helper planners.
+// Costs do not depend on the planner or thread that prices them, nor on pricing a row at once.
 
 #include <cstdint>
 #include <memory>
@@ -103,8 +104,10 @@ class EdgeCoster {
                                     const core::Result<std::int32_t>& to);
   // The cost between two interned specs (memoised).
   core::Result<double> pair_cost(std::int32_t src, std::int32_t dst);
-  // Prices the pairs of `keys` (src id << 32 | dst id, distinct, not memoised) on every planner
-  // at once and memoises the costs (errors other than "cannot" are left to pair_cost).
+  // Prices the pairs of `keys` (src id << 32 | dst id, distinct, not memoised, listed row by
+  // row) a row at a time (Planner::costs_uncached, which shares a row's min-cost searches), the
+  // rows spread over every planner at once, and memoises the costs (errors other than "cannot"
+  // are left to pair_cost).
   void price_in_parallel(const std::vector<std::uint64_t>& keys);
 
   std::unique_ptr<redist::Planner> planner_;

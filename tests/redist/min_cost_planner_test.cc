@@ -124,7 +124,7 @@ TEST_CASE("min-cost: optimal against an exhaustive enumeration on small meshes")
     INFO(trace_state(a) << " -> " << trace_state(b) << " on " << mesh[0] << "x" << mesh[1]);
     SearchResult r = f.plan(shape, a, b);
     SearchSpace space;
-    REQUIRE(space.setup(f.ctx, shape, core::DType::kF32, a, b, true).ok());
+    REQUIRE(space.setup(f.ctx, shape, core::DType::kF32, a, std::span(&b, 1), true).ok());
     Exhaustive ex(space, f.pricer, space.encode(b));
     ex.run(space.encode(a), 0, 5);
     CHECK(r.cost_ps == ex.best);

@@ -4,7 +4,8 @@
 //     over gather groups, torch.chunk or strided splits for scatters, flat chunks over flattened
 //     groups) ends at dst's local shape on every rank;
 //   * merged and unmerged plans reach the same state, and check_plan accepts every plan;
-//   * cost_uncached equals the plan's total;
+//   * cost_uncached equals the plan's total, and costs_uncached of a whole row equals
+//     cost_uncached of each of its pairs (errors included, past a tiny state limit too);
 //   * min-cost total <= greedy total with its merge pass and <= greedy total without it (integer
 //     picoseconds, same model and merge flag), as planner.h states;
 //   * the triangle inequality of min-cost totals for intermediates whose Partial ops and
@@ -138,6 +139,79 @@ TEST_CASE("planner properties: triangle inequality of min-cost totals") {
   }
   MESSAGE("triangles checked: " << checked);
   CHECK(checked > 20);
+}
+
+// A row of targets for one source: every R/P(sum)/S(t) combination on the mesh (capped), plus
+// the random request's own dst and other random requests' placements on the same mesh and shape
+// (StridedShards, nested orders), each made supported from src.
+std::vector<placement::TensorSpec> random_row(std::mt19937_64& rng, const Setup& s) {
+  std::vector<placement::TensorSpec> row = {s.req.dst};
+  const auto basic = testing::basic_placements(static_cast<int>(s.req.src.shape().size()));
+  const std::size_t ndim = s.req.mesh.size();
+  std::size_t combos = 1;
+  for (std::size_t m = 0; m < ndim; ++m) combos *= basic.size();
+  for (std::size_t c = 0; c < std::min<std::size_t>(combos, 200); ++c) {
+    std::vector<placement::Placement> pl;
+    for (std::size_t m = 0, rest = c; m < ndim; ++m, rest /= basic.size()) {
+      pl.push_back(basic[rest % basic.size()]);
+    }
+    auto spec = placement::TensorSpec::make(s.req.src.shape(), s.req.src.dtype(), pl, s.req.mesh);
+    if (spec.ok()) row.push_back(testing::supported_dst(s.req.src, *spec, s.req.mesh));
+  }
+  for (int k = 0; k < 40; ++k) {
+    testing::RandomRequest other = testing::random_request(rng, k % 2 == 0, true);
+    if (other.mesh.size() != ndim) continue;
+    auto spec =
+        placement::TensorSpec::make(s.req.src.shape(), s.req.src.dtype(), other.dst.placements(),
+                                    s.req.mesh, other.dst.shard_order());
+    if (spec.ok()) row.push_back(testing::supported_dst(s.req.src, *spec, s.req.mesh));
+  }
+  return row;
+}
+
+TEST_CASE("planner properties: a row priced at once equals its pairs priced alone") {
+  std::mt19937_64 rng(777);
+  std::int64_t compared = 0, searched = 0, failed = 0;
+  for (int i = 0; i < 24; ++i) {
+    Setup s = random_setup(rng, i % 2 == 0, true);
+    const CostModelKind kind = i % 3 == 0 ? CostModelKind::kDTensor : CostModelKind::kNccl;
+    auto batch = testing::make_planner(s.ctx, kind);
+    auto single = testing::make_planner(s.ctx, kind);
+    const std::vector<placement::TensorSpec> row = random_row(rng, s);
+    std::vector<const placement::TensorSpec*> dsts;
+    for (const placement::TensorSpec& d : row) dsts.push_back(&d);
+    INFO(s.req.describe() << " model " << cost_model_name(kind));
+    // A tiny state limit sends targets past it to their own A* search (which may fit).
+    for (std::size_t max_states : {std::size_t{1} << 19, std::size_t{12}}) {
+      for (PlannerKind planner :
+           {PlannerKind::kAuto, PlannerKind::kMinCost, PlannerKind::kGreedy}) {
+        for (bool merge : {true, false}) {
+          const PlanOptions o{planner, merge, max_states};
+          const auto costs = batch->costs_uncached(s.req.src, dsts, o);
+          REQUIRE(costs.size() == row.size());
+          for (std::size_t k = 0; k < row.size(); ++k) {
+            const auto one = single->cost_uncached(s.req.src, row[k], o);
+            INFO(planner_name(planner)
+                 << (merge ? " merged" : " unmerged") << " max_states " << max_states << ": "
+                 << to_string(s.req.src) << " -> " << to_string(row[k]));
+            REQUIRE(costs[k].ok() == one.ok());
+            if (one.ok()) {
+              CHECK(*costs[k] == *one);
+            } else {
+              CHECK(costs[k].error().kind == one.error().kind);
+              CHECK(costs[k].error().message == one.error().message);
+              ++failed;
+            }
+            searched += planner != PlannerKind::kGreedy && needs_min_cost(s.req.src, row[k]);
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  MESSAGE("pairs compared: " << compared << ", searched: " << searched << ", errors: " << failed);
+  CHECK(searched > 2000);
+  CHECK(failed > 0);
 }
 
 }  // namespace
