@@ -18,6 +18,7 @@
 #include "solve/dual_bound.h"
 #include "solve/evaluate.h"
 #include "solve/lagrange.h"
+#include "solve/memory_repair.h"
 #include "solve/repeated.h"
 #include "solve/search.h"
 #include "solve/short_chain.h"
@@ -46,8 +47,8 @@ std::int32_t bound_passes(const Problem& problem, bool windows) {
   if (!windows) return kBoundPasses;
   double entries = 1;
   for (const Edge& e : problem.edges) entries += static_cast<double>(e.cost_us.size());
-  const double passes = std::clamp(kBoundWork / entries, double{kBoundPasses},
-                                   double{kMaxBoundPasses});
+  const double passes =
+      std::clamp(kBoundWork / entries, double{kBoundPasses}, double{kMaxBoundPasses});
   return static_cast<std::int32_t>(passes);
 }
 
@@ -326,18 +327,38 @@ void offer_block_copies(Answer& a, const Problem& problem) {
   }
 }
 
+// Offers `labels`, repaired first where they break a memory row (memory_repair.h).
+void offer_repaired(Answer& a, const Problem& problem, std::vector<LabelIndex> labels,
+                    const EngineOptions& eo) {
+  if (!meets_memory(problem.memory, labels)) {
+    auto fixed = detail::repair_memory(problem, std::move(labels), eo.limits.deadline);
+    if (!fixed) return;
+    labels = std::move(*fixed);
+  }
+  offer(a, problem, std::move(labels));
+}
+
 // Offers the optimum of the short chain (short_chain.h) lengthened, when the problem is a long
 // chain of repeated blocks: solved by this solver within 3/4 of what is left of the time limit
-// (the long chain's bound gets the rest; the incumbent matters most there).
+// (the long chain's bound gets the rest; the incumbent matters most there). The short chain is
+// solved without its memory rows (with them, its 3-D instances outlast the limit) and repaired
+// against them where its optimum breaks one.
 void offer_short_chain(Answer& a, const Problem& problem, const SolveOptions& options,
                        const EngineOptions& eo) {
-  const auto chain = detail::short_chain(problem);
+  auto chain = detail::short_chain(problem);
   if (!chain) return;
   SolveOptions o = options;
   const double left = std::chrono::duration<double>(eo.limits.deadline - Clock::now()).count();
   o.time_limit_s = std::max(0.0, left * 3 / 4);
+  std::vector<MemoryRow> rows = std::move(chain->problem.memory);
+  chain->problem.memory.clear();
   const auto s = make_exact_solver()->solve(chain->problem, o);
-  if (s.ok()) offer(a, problem, detail::lengthen(*chain, s->labels));
+  if (!s.ok()) return;
+  chain->problem.memory = std::move(rows);
+  Answer short_answer;
+  offer_repaired(short_answer, chain->problem, s->labels, eo);
+  if (!short_answer.labels.empty())
+    offer(a, problem, detail::lengthen(*chain, short_answer.labels));
 }
 
 // The plain exact solve, as an Answer.
@@ -361,9 +382,10 @@ Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOpt
 // per-label bounds, the labels whose bound exceeds a threshold T are pinned away and the rest
 // solved exactly. Every labelling using a pinned label costs more than T, so a window optimum
 // costing at most T is the optimum; otherwise T grows (LB + (UB - LB)/64, then x8 per window,
-// up to UB, the cost of the best labelling so far: the LP's, lowered by any window's optimum above
-// its T; the UB labelling itself is in that last window; without an LP labelling that meets the
-// memory rows, the whole problem is solved). Small windows keep few labels, which is what makes
+// up to UB, the cost of the best labelling so far: the LP's (repaired where it breaks a memory
+// row) or the short chain's, lowered by any window's optimum above its T; the UB labelling itself
+// is in that last window; without a finite LP labelling or any feasible one, the whole problem is
+// solved). Small windows keep few labels, which is what makes
 // 3-D meshes' 30-128-label domains tractable. With `use` kTightOnly, only a tight LP's labelling
 // is taken; otherwise the plain exact solve runs.
 core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
@@ -381,17 +403,17 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     return a;
   }
   const double lb = d.lower_bound_us;
-  const bool usable = d.upper_us < kForbidden && meets_memory(problem.memory, d.labels);
-  if (usable) {
-    offer(a, problem, d.labels);
+  if (d.upper_us < kForbidden) {
+    offer_repaired(a, problem, d.labels, eo);
     offer_block_copies(a, problem);
-    // The LP is tight: its labelling is optimal (to the 1e-9 relative slack of the filter).
+    // The LP is tight: the best labelling is optimal (to the 1e-9 relative slack of the filter).
     if (!a.labels.empty() && a.cost_us - lb <= 1e-9 * (std::fabs(lb) + 1)) {
       a.bound = std::min(lb, a.cost_us);
       a.optimal = true;
       return a;
     }
   }
+  const bool usable = d.upper_us < kForbidden && !a.labels.empty();
   if (!usable || use != BoundUse::kWindows) {
     // No labelling to measure windows against, or no windows wanted: the whole problem, with
     // the LP bound and labelling kept (the better one where the solve stops early).

@@ -50,6 +50,26 @@ std::optional<ShortChain> short_chain(const Problem& problem) {
       out.problem.edges.push_back({stand_in(e.from), stand_in(e.to), e.slot, e.cost_us});
     }
   }
+  // Each memory row counts a short node once per long node that copies it: its term is the sum
+  // of theirs, so the row holds on the short chain exactly when it holds lengthened.
+  for (const MemoryRow& row : problem.memory) {
+    MemoryRow& r = out.problem.memory.emplace_back();
+    r.name = row.name;
+    r.low_bytes = row.low_bytes;
+    r.high_bytes = row.high_bytes;
+    std::vector<std::int32_t> term_of(out.problem.nodes.size(), -1);
+    for (const MemoryTerm& t : row.terms) {
+      const NodeIndex u = out.source[static_cast<std::size_t>(t.node)];
+      std::int32_t& k = term_of[static_cast<std::size_t>(u)];
+      if (k < 0) {
+        k = static_cast<std::int32_t>(r.terms.size());
+        r.terms.push_back({u, std::vector<std::int64_t>(t.bytes.size(), 0)});
+      }
+      std::vector<std::int64_t>& sum = r.terms[static_cast<std::size_t>(k)].bytes;
+      if (sum.size() != t.bytes.size()) return std::nullopt;
+      for (std::size_t l = 0; l < sum.size(); ++l) sum[l] += t.bytes[l];
+    }
+  }
   RepeatGroup three;
   for (const std::int32_t b : {0, 1, n - 1}) {
     three.blocks.emplace_back();

@@ -9,8 +9,10 @@
 // every middle block, labels the long chain: a deep stack of identical layers usually takes one
 // plan in every middle layer, which the LP bound's labelling of a long chain misses (LLaMA3-70B,
 // 80 layers on 8x8x8: the LP labelling after 60 passes costs 1.8% more than the 3-layer optimum
-// lengthened). It is only an incumbent: the long chain's optimum may mix plans, so the caller
-// still proves or bounds it.
+// lengthened). Memory rows carry over with each short node's bytes summed over the long nodes
+// that copy it (block 1's over blocks 1 .. n - 2), so a short labelling meets them exactly when
+// its lengthening does. It is only an incumbent: the long chain's optimum may mix plans, so the
+// caller still proves or bounds it.
 //
 // Example: 32 blocks of a chain a_b -> c_b -> a_(b+1): the short problem holds blocks 0, 1 and 31,
 // with c_1 -> a_31 standing for c_30 -> a_31; a labelling y of it lengthens to y(a_b) = y(a_1) and
@@ -24,7 +26,7 @@
 namespace dtplan::solve::detail {
 
 struct ShortChain {
-  Problem problem;                // three blocks, one repeat group, no memory rows
+  Problem problem;                // three blocks, one repeat group, memory rows folded in
   std::vector<NodeIndex> source;  // per node of the long problem: the short node it copies
 };
 
