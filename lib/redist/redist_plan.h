@@ -76,17 +76,17 @@ struct RedistPlan {
   placement::TensorSpec dst;
   // Where the steps start and end: the specs' states, with StridedShards decoded into a shard
   // order where that holds the same data (as DTensor's planner does), see plan_endpoint().
-  RedistState start;
-  RedistState target;
+  RedistState start{};
+  RedistState target{};
   PlannerKind requested = PlannerKind::kAuto;
   PlannerKind planner = PlannerKind::kGreedy;  // the one that ran
-  std::string model;                           // "nccl" or "dtensor"
+  std::string model{};                         // "nccl" or "dtensor"
   bool merge = true;
-  std::vector<PlanStep> steps;
-  CommCounts comm_counts;
+  std::vector<PlanStep> steps{};
+  CommCounts comm_counts{};
   double total_cost_us = 0;  // sum of the steps' integer picoseconds / 1e6
-  std::vector<Warning> warnings;
-  std::string trace;
+  std::vector<Warning> warnings{};
+  std::string trace{};
   bool operator==(const RedistPlan&) const = default;
 };
 
