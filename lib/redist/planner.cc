@@ -47,6 +47,11 @@ bool needs_min_cost(const TensorSpec& src, const TensorSpec& dst) {
          src.has_strided_shard() || dst.has_strided_shard();
 }
 
+PlannerKind resolved_planner(PlannerKind requested, const TensorSpec& src, const TensorSpec& dst) {
+  if (requested != PlannerKind::kAuto) return requested;
+  return needs_min_cost(src, dst) ? PlannerKind::kMinCost : PlannerKind::kGreedy;
+}
+
 MeshDescription describe_mesh(const MeshContext& mesh) {
   MeshDescription d;
   const mesh::DeviceMesh& m = mesh.mesh();
@@ -112,10 +117,8 @@ core::Result<Planner::Route> Planner::route(const TensorSpec& src, const TensorS
   DTPLAN_CHECK(check_request(mesh_, src, dst));
   const std::span<const std::int64_t> sizes = mesh_.sizes();
   Route r;
-  r.kind = options.planner;
-  if (r.kind == PlannerKind::kAuto) {
-    r.kind = needs_min_cost(src, dst) ? PlannerKind::kMinCost : PlannerKind::kGreedy;
-  } else if (r.kind == PlannerKind::kGreedy && needs_min_cost(src, dst)) {
+  r.kind = resolved_planner(options.planner, src, dst);
+  if (options.planner == PlannerKind::kGreedy && needs_min_cost(src, dst)) {
     return core::Error::unsupported(
         "the greedy planner needs default shard orders and no _StridedShard (DTensor uses its "
         "graph planner for " +
@@ -219,9 +222,8 @@ std::vector<core::Result<double>> Planner::costs_uncached(const TensorSpec& src,
   const RedistState start = plan_endpoint(src, mesh_.sizes());
   for (std::size_t i = 0; i < dsts.size(); ++i) {
     const TensorSpec& dst = *dsts[i];
-    const bool search = options.planner == PlannerKind::kMinCost ||
-                        (options.planner == PlannerKind::kAuto && needs_min_cost(src, dst));
-    if (!search || !check_request(mesh_, src, dst).ok()) {
+    if (resolved_planner(options.planner, src, dst) != PlannerKind::kMinCost ||
+        !check_request(mesh_, src, dst).ok()) {
       out.push_back(cost_uncached(src, dst, options));
       continue;
     }

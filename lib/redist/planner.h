@@ -134,6 +134,10 @@ class Planner {
 // StridedShard in either spec.
 bool needs_min_cost(const placement::TensorSpec& src, const placement::TensorSpec& dst);
 
+// The planner that runs for a request: `requested`, or for kAuto DTensor's rule above.
+PlannerKind resolved_planner(PlannerKind requested, const placement::TensorSpec& src,
+                             const placement::TensorSpec& dst);
+
 // The mesh part of a plan.
 MeshDescription describe_mesh(const MeshContext& mesh);
 

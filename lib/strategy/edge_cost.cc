@@ -107,9 +107,10 @@ void EdgeCoster::price_in_parallel(const std::vector<std::uint64_t>& keys) {
   // Chunk c prices rows c, c + chunks, ...: neighbouring rows cost alike, so interleaving
   // balances the threads where contiguous ranges would not.
   const int threads = static_cast<int>(helpers_.size()) + 1;
-  const int chunks = std::min(
-      static_cast<int>(std::min<std::int64_t>(rows, threads)),
-      core::chunk_count(threads, static_cast<std::int64_t>(keys.size()), kMinPairsPerThread));
+  const int chunks =
+      std::max(1, std::min(static_cast<int>(std::min<std::int64_t>(rows, threads)),
+                           core::chunk_count(threads, static_cast<std::int64_t>(keys.size()),
+                                             kMinPairsPerThread)));
   auto price = [&](int chunk, std::int64_t, std::int64_t) {
     redist::Planner& planner =
         chunk == 0 ? *planner_ : *helpers_[static_cast<std::size_t>(chunk - 1)];
@@ -125,7 +126,7 @@ void EdgeCoster::price_in_parallel(const std::vector<std::uint64_t>& keys) {
       }
     }
   };
-  core::parallel_chunks(std::max(chunks, 1), std::max(chunks, 1), 1, price);
+  core::parallel_chunks(chunks, chunks, 1, price);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (got[i].ok()) costs_.emplace(keys[i], *got[i]);
   }
