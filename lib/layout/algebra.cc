@@ -70,7 +70,9 @@ Layout coalesce(const Layout& l) {
     if (m.size == 1) continue;
     if (head.size == 1) {
       head = m;
-    } else if (head.size * head.stride == m.stride) {
+    } else if (std::int64_t extent = 0;
+               !__builtin_mul_overflow(head.size, head.stride, &extent) && extent == m.stride) {
+      // An extent past int64 cannot equal a stride, so such modes stay apart.
       head.size *= m.size;
     } else {
       out.push_back(m);

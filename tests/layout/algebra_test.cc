@@ -84,6 +84,13 @@ TEST_CASE("coalesce: the examples of sections 1.3 and 5.1") {
   CHECK(coalesce(lay("(2,3):(0,0)")) == lay("6:0"));
 }
 
+TEST_CASE("coalesce: a mode whose extent overflows int64 stays apart (fuzz regression)") {
+  // 2 * 7444444444444477777 is past INT64_MAX, so the 2-mode cannot continue into the 5-mode.
+  Layout l = lay("((1,(5,2)),2):((900,(3647777777,7444444444444477777)),1)");
+  CHECK(coalesce(l) == lay("(5,2,2):(3647777777,7444444444444477777,1)"));
+  CHECK(coalesce(lay("(2,2):(1,4611686018427387904)")) == lay("(2,2):(1,4611686018427387904)"));
+}
+
 void check_complement_post(const Layout& l, std::int64_t w) {
   auto c = complement(l, w);
   Layout kept = without_broadcast(l);
