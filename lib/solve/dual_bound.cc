@@ -63,6 +63,24 @@ class Messages {
     }
   }
 
+  // Starts from `warm` (see dual_bound()): every end is recomputed at its node's next visit.
+  void load(const EdgeMessages& warm) {
+    for (std::size_t e = 0; e < lam_.size(); ++e) {
+      for (std::size_t end = 0; end < 2; ++end) {
+        std::vector<double>& lam = lam_[e][end];
+        if (warm[e][end].size() != lam.size()) continue;
+        for (std::size_t a = 0; a < lam.size(); ++a) {
+          const double w = warm[e][end][a];
+          lam[a] = std::isfinite(w) ? w : 0.0;
+        }
+      }
+      fresh_[e] = {0, 0};
+    }
+  }
+
+  // The messages, moved out (the object is done with).
+  [[nodiscard]] EdgeMessages take_messages() { return std::move(lam_); }
+
   // One visit of node v; `forward` says which neighbours are later (higher index forward). With
   // `bounds`, records v's label bounds LB + θ'_v(a) - min θ'_v once every incident edge's
   // min-marginal is in θ'_v (`lb`: a lower bound of the LB at that moment, which only grows).
@@ -247,9 +265,9 @@ class Messages {
 
   const Problem& p_;
   std::vector<std::vector<Incidence>> adj_;
-  std::vector<std::vector<char>> alive_;                 // labels not yet proven infinite
-  std::vector<std::vector<double>> pot_;                 // θ'_v
-  std::vector<std::array<std::vector<double>, 2>> lam_;  // per edge: λ at from, λ at to
+  std::vector<std::vector<char>> alive_;  // labels not yet proven infinite
+  std::vector<std::vector<double>> pot_;  // θ'_v
+  EdgeMessages lam_;                      // per edge: λ at from, λ at to
   // Per edge and end: λ there equals the row minima of the current λ and live labels at the
   // other end.
   std::vector<std::array<char, 2>> fresh_;
@@ -276,8 +294,9 @@ class DeadlineCheck {
 }  // namespace
 
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
-                     bool tight_only) {
+                     bool tight_only, const EdgeMessages* warm) {
   Messages m(problem);
+  if (warm != nullptr && warm->size() == problem.edges.size()) m.load(*warm);
   const auto n = static_cast<NodeIndex>(problem.nodes.size());
   DualBound out;
   DeadlineCheck clock(deadline);
@@ -312,9 +331,10 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
     for (NodeIndex v = 0; v < n; ++v) {
       out.label_bound_us[v].assign(problem.nodes[v].cost_us.size(), lb);
     }
-    return out;
+  } else {
+    for (NodeIndex v = 0; v < n; ++v) m.update(v, true, lb, &out.label_bound_us[v]);
   }
-  for (NodeIndex v = 0; v < n; ++v) m.update(v, true, lb, &out.label_bound_us[v]);
+  out.messages = m.take_messages();
   return out;
 }
 

@@ -23,6 +23,7 @@
 // the label bounds are the exact costs of the cheapest labelling with that label (a=1: 5, b=1: 1,
 // c=1: 1), and the decoded labelling (0, 0, 0) costs 0, so every label 1 goes.
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -32,6 +33,11 @@
 
 namespace dtplan::solve::detail {
 
+// The messages λ of a reparametrization: per edge, λ at its `from` end and at its `to` end (one
+// value per label of that end's node). Any finite λ gives a valid bound; good ones give a high
+// bound at once.
+using EdgeMessages = std::vector<std::array<std::vector<double>, 2>>;
+
 struct DualBound {
   // Every labelling costs at least this (memory rows ignored): the optimum's lower bound.
   double lower_bound_us = -std::numeric_limits<double>::infinity();
@@ -39,16 +45,19 @@ struct DualBound {
   std::vector<std::vector<double>> label_bound_us;
   std::vector<LabelIndex> labels;  // the decoded and improved labelling (memory rows ignored)
   double upper_us = std::numeric_limits<double>::infinity();  // its cost
-  std::int32_t passes = 0;  // forward-and-backward passes run
+  std::int32_t passes = 0;                                    // forward-and-backward passes run
+  EdgeMessages messages;  // the final λ (a reparametrization as good as the bound's)
 };
 
 // @pre validate(problem); followers and pins are ignored (simplify() has none left).
 // Stops after `max_passes`, when a pass raises LB by less than 1e-9 of its magnitude, when LB
 // meets the upper bound, or at `deadline` (only then can the result depend on the clock); with
 // `tight_only` (only a labelling proven optimal is of use), also once the last pass's gain,
-// repeated in every pass left, would not close the gap to the labelling.
+// repeated in every pass left, would not close the gap to the labelling. `warm`, when given (one
+// entry per edge, each end sized like its node; non-finite values read as 0), is the λ the passes
+// start from instead of 0: the messages of a similar problem converge in fewer passes.
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
-                     bool tight_only = false);
+                     bool tight_only = false, const EdgeMessages* warm = nullptr);
 
 // Pins keeping, on each node that loses a label, the labels whose bound is at most `upper_us`
 // (plus a 1e-7 relative slack against rounding): every labelling costing at most `upper_us`, so

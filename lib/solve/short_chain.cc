@@ -1,6 +1,10 @@
 #include "solve/short_chain.h"
 
+#include <array>
+#include <cmath>
 #include <cstdlib>
+#include <map>
+#include <utility>
 
 namespace dtplan::solve::detail {
 
@@ -42,13 +46,38 @@ std::optional<ShortChain> short_chain(const Problem& problem) {
   };
   out.source.resize(nodes);
   for (std::size_t v = 0; v < nodes; ++v) out.source[v] = stand_in(static_cast<NodeIndex>(v));
+  std::map<std::pair<NodeIndex, std::int32_t>, std::int32_t> by_consumer;  // (to, slot) -> edge
   for (const Edge& e : problem.edges) {
-    if (kept(e.from) && kept(e.to)) {
-      out.problem.edges.push_back({index[e.from], index[e.to], e.slot, e.cost_us});
-    } else if (std::min(block[e.from], block[e.to]) == n - 2 &&
-               std::max(block[e.from], block[e.to]) == n - 1) {
-      out.problem.edges.push_back({stand_in(e.from), stand_in(e.to), e.slot, e.cost_us});
+    const bool tail = std::min(block[e.from], block[e.to]) == n - 2 &&
+                      std::max(block[e.from], block[e.to]) == n - 1;
+    if (!(kept(e.from) && kept(e.to)) && !tail) continue;
+    const NodeIndex to = tail ? stand_in(e.to) : index[e.to];
+    by_consumer[{to, e.slot}] = static_cast<std::int32_t>(out.problem.edges.size());
+    out.problem.edges.push_back({tail ? stand_in(e.from) : index[e.from], to, e.slot, e.cost_us});
+  }
+  // Each end's messages come from the short edge where that end's node plays the same part: a
+  // middle block's edge from its predecessor like block 1's from block 0, to its successor like
+  // block 1's to block n - 1; every other edge like the short edge it stands for.
+  auto at_block = [&](NodeIndex v, std::int32_t b) { return index[group->blocks[b][position[v]]]; };
+  auto short_edge = [&](NodeIndex to, std::int32_t slot) {
+    const auto it = by_consumer.find({to, slot});
+    return it == by_consumer.end() ? -1 : it->second;
+  };
+  for (const Edge& e : problem.edges) {
+    std::array<std::int32_t, 2>& ends = out.edge_source.emplace_back();
+    const std::int32_t bf = block[e.from];
+    const std::int32_t bt = block[e.to];
+    if (bf < 0 || bt < 0 || bf == bt || (kept(e.from) && kept(e.to)) || std::min(bf, bt) == n - 2) {
+      ends.fill(short_edge(stand_in(e.to), e.slot));
+      continue;
     }
+    // Blocks b and b + 1, not both kept: the earlier end as block 1 towards block n - 1, the
+    // later end as block 1 from block 0.
+    const bool from_earlier = bf < bt;
+    ends[from_earlier ? 0 : 1] =
+        short_edge(from_earlier ? at_block(e.to, n - 1) : stand_in(e.to), e.slot);
+    ends[from_earlier ? 1 : 0] =
+        short_edge(from_earlier ? stand_in(e.to) : at_block(e.to, 0), e.slot);
   }
   // Each memory row counts a short node once per long node that copies it: its term is the sum
   // of theirs, so the row holds on the short chain exactly when it holds lengthened.
@@ -77,6 +106,17 @@ std::optional<ShortChain> short_chain(const Problem& problem) {
   }
   out.problem.repeats.push_back(std::move(three));
   if (!validate(out.problem).ok()) return std::nullopt;
+  return out;
+}
+
+EdgeMessages lengthen_messages(const ShortChain& chain, const EdgeMessages& messages) {
+  EdgeMessages out(chain.edge_source.size());
+  for (std::size_t e = 0; e < out.size(); ++e) {
+    for (std::size_t end = 0; end < 2; ++end) {
+      const std::int32_t s = chain.edge_source[e][end];
+      if (s >= 0 && static_cast<std::size_t>(s) < messages.size()) out[e][end] = messages[s][end];
+    }
+  }
   return out;
 }
 

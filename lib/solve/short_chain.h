@@ -18,9 +18,12 @@
 // with c_1 -> a_31 standing for c_30 -> a_31; a labelling y of it lengthens to y(a_b) = y(a_1) and
 // y(c_b) = y(c_1) for b = 1 .. 30.
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "solve/dual_bound.h"
 #include "solve/problem.h"
 
 namespace dtplan::solve::detail {
@@ -28,6 +31,9 @@ namespace dtplan::solve::detail {
 struct ShortChain {
   Problem problem;                // three blocks, one repeat group, memory rows folded in
   std::vector<NodeIndex> source;  // per node of the long problem: the short node it copies
+  // Per edge of the long problem and end (from, to): the short edge whose messages at the same
+  // end stand for it (see lengthen_messages), or -1.
+  std::vector<std::array<std::int32_t, 2>> edge_source;
 };
 
 // The short chain of the repeat group with the most blocks (ties: the first), or nullopt when it
@@ -37,5 +43,12 @@ std::optional<ShortChain> short_chain(const Problem& problem);
 
 // The long problem's labelling that copies `labels` (a labelling of chain.problem).
 std::vector<LabelIndex> lengthen(const ShortChain& chain, const std::vector<LabelIndex>& labels);
+
+// Messages for the long problem's LP bound (dual_bound.h) from the short problem's: each end
+// copies its edge_source's (empty where there is none). An edge from a middle block to the next
+// takes, at its earlier end, block 1's messages towards block n - 1 and, at its later end, block
+// 1's from block 0, so that every middle block holds block 1's reparametrization: a warm start
+// that is near the long chain's own fixed point when the short chain's LP has converged.
+EdgeMessages lengthen_messages(const ShortChain& chain, const EdgeMessages& messages);
 
 }  // namespace dtplan::solve::detail

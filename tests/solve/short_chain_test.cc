@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -58,6 +60,67 @@ TEST_CASE("short chain: blocks 0, 1 and n-1, the last link re-attached to block 
   CHECK(chain->source == std::vector<NodeIndex>{0, 1, 2, 3, 4, 5, 4, 5, 4, 5, 6, 7});
   const std::vector<LabelIndex> y = lengthen(*chain, {1, 0, 1, 1, 0, 1, 0, 1});
   CHECK(y == std::vector<LabelIndex>{1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1});
+}
+
+TEST_CASE("short chain: each long edge end takes its messages from the edge it stands for") {
+  // Long edges: per block b, a_b->c_b, h->a_b, then c_(b-1)->a_b (b > 0); last p->a0. Short
+  // edges (see above): 0 a0->c0, 1 h->a0, 2 a1->c1, 3 h->a1, 4 c0->a1, 5 a4->c4, 6 h->a4,
+  // 7 c1->a4 (for c3->a4), 8 p->a0. Blocks 2, 3 take block 1's (2, 3); their link from the
+  // block before is block 1's link to block 4 (7) at the earlier end and block 1's link from
+  // block 0 (4) at the later end.
+  const auto chain = short_chain(hub_chain(5));
+  REQUIRE(chain.has_value());
+  using Ends = std::array<std::int32_t, 2>;
+  const std::vector<Ends> expected = {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4},
+                                      {2, 2}, {3, 3}, {7, 4}, {2, 2}, {3, 3},
+                                      {7, 4}, {5, 5}, {6, 6}, {7, 7}, {8, 8}};
+  CHECK(chain->edge_source == expected);
+  EdgeMessages shorts(chain->problem.edges.size());
+  for (std::size_t e = 0; e < shorts.size(); ++e) {
+    shorts[e] = {std::vector<double>{double(e), 0.5}, std::vector<double>{-double(e), 1.5}};
+  }
+  const EdgeMessages longs = lengthen_messages(*chain, shorts);
+  REQUIRE(longs.size() == expected.size());
+  CHECK(longs[7][0] == std::vector<double>{7, 0.5});
+  CHECK(longs[7][1] == std::vector<double>{-4, 1.5});
+}
+
+TEST_CASE("short chain: its LP messages lengthened start the long chain's LP near its end") {
+  // Every end's source edge has the same matrix, slot and (at that end) the node it copies; the
+  // long LP started from the short LP's messages is sound and needs fewer passes than from 0.
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    CAPTURE(seed);
+    const Problem p = layered_problem({.layers = 24, .nodes_per_layer = 30, .seed = seed});
+    const auto chain = short_chain(p);
+    REQUIRE(chain.has_value());
+    REQUIRE(chain->edge_source.size() == p.edges.size());
+    for (std::size_t e = 0; e < p.edges.size(); ++e) {
+      for (std::size_t end = 0; end < 2; ++end) {
+        const std::int32_t s = chain->edge_source[e][end];
+        REQUIRE(s >= 0);
+        const Edge& se = chain->problem.edges[static_cast<std::size_t>(s)];
+        const NodeIndex v = end == 0 ? p.edges[e].from : p.edges[e].to;
+        CHECK((end == 0 ? se.from : se.to) == chain->source[static_cast<std::size_t>(v)]);
+        CHECK(se.slot == p.edges[e].slot);
+        CHECK(se.cost_us == p.edges[e].cost_us);
+      }
+    }
+    const auto none = Clock::time_point::max();
+    const DualBound small = dual_bound(chain->problem, 300, none);
+    const EdgeMessages warm = lengthen_messages(*chain, small.messages);
+    const DualBound cold = dual_bound(p, 300, none);
+    const DualBound started = dual_bound(p, 300, none, false, &warm);
+    SolveOptions exact;
+    exact.bound_fixing = BoundFixing::kOff;
+    const auto best = make_exact_solver()->solve(p, exact);
+    REQUIRE(best.ok());
+    REQUIRE(best->optimal);
+    const double slack = 1e-9 * (std::fabs(best->objective_us) + 1);
+    CHECK(started.lower_bound_us <= best->objective_us + slack);
+    CHECK(started.lower_bound_us >= cold.lower_bound_us - 1e-6 * (cold.lower_bound_us + 1));
+    MESSAGE("passes: cold " << cold.passes << ", warm " << started.passes);
+    CHECK(started.passes < cold.passes);
+  }
 }
 
 TEST_CASE("short chain: none for short stacks, links that skip a block, pins") {
