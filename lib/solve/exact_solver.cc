@@ -338,38 +338,37 @@ void offer_repaired(Answer& a, const Problem& problem, std::vector<LabelIndex> l
   offer(a, problem, std::move(labels));
 }
 
+core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
+                                 const EngineOptions& eo, SolverStats& stats, BoundUse use,
+                                 const detail::DualBound* given = nullptr);
+
 // Offers the optimum of the short chain (short_chain.h) lengthened, when the problem is a long
 // chain of repeated blocks, and returns the short chain's LP messages lengthened: the long
 // chain's LP starts from them (LLaMA3-70B, 80 layers on 16x4x16: tight after 6 passes, 38 from
-// zero). The short chain is solved without its memory rows (with them, its 3-D instances outlast
-// the limit) and repaired against them where its optimum breaks one: its LP labelling where the
-// LP is tight, else this solver's, all within 3/4 of what is left of the time limit (the long
-// chain's bound gets the rest; the incumbent matters most there).
+// zero). The short chain is solved like any problem (its LP, then windows where it is not tight)
+// within 3/4 of what is left of the time limit (the long chain's bound gets the rest; the
+// incumbent matters most there), without its memory rows (with them, its 3-D instances outlast
+// the limit), and repaired against them where its optimum breaks one.
 std::optional<detail::EdgeMessages> offer_short_chain(Answer& a, const Problem& problem,
                                                       const SolveOptions& options,
-                                                      const EngineOptions& eo, BoundUse use) {
+                                                      const EngineOptions& eo) {
   auto chain = detail::short_chain(problem);
   if (!chain) return std::nullopt;
+  EngineOptions short_eo = eo;
   const auto now = Clock::now();
-  const auto deadline = now + (eo.limits.deadline - now) * 3 / 4;
+  short_eo.limits.deadline = now + (eo.limits.deadline - now) * 3 / 4;
   std::vector<MemoryRow> rows = std::move(chain->problem.memory);
   chain->problem.memory.clear();
-  detail::DualBound d =
+  const BoundUse use = bound_use(options, chain->problem);
+  const detail::DualBound d =
       detail::dual_bound(chain->problem, bound_passes(chain->problem, use == BoundUse::kWindows),
-                         deadline, use == BoundUse::kTightOnly);
-  std::vector<LabelIndex> labels;
-  if (d.upper_us - d.lower_bound_us <= 1e-9 * (std::fabs(d.lower_bound_us) + 1)) {
-    labels = std::move(d.labels);
-  } else {
-    SolveOptions o = options;
-    o.time_limit_s = std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
-    auto s = make_exact_solver()->solve(chain->problem, o);
-    if (s.ok()) labels = std::move(s->labels);
-  }
-  if (!labels.empty()) {
+                         short_eo.limits.deadline, use == BoundUse::kTightOnly);
+  SolverStats ignored;
+  auto s = solve_fixed(chain->problem, options, short_eo, ignored, use, &d);
+  if (s.ok() && !s->labels.empty()) {
     chain->problem.memory = std::move(rows);
     Answer short_answer;
-    offer_repaired(short_answer, chain->problem, std::move(labels), eo);
+    offer_repaired(short_answer, chain->problem, std::move(s->labels), eo);
     if (!short_answer.labels.empty()) {
       offer(a, problem, detail::lengthen(*chain, short_answer.labels));
     }
@@ -407,16 +406,23 @@ Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOpt
 // incumbent comes first with windows, and with memory rows either way: a memory-bound plain solve
 // (the Lagrangian path) can take long to find a good labelling of its own (LLaMA3-70B on 16x64
 // under 80 GiB: 1.04 s per step found in 8 s without it, the optimum 0.915 s in 4 s with it).
+// The long chain's LP starts from the short chain's messages. `given`: this problem's LP bound,
+// already computed (a short chain's own solve), so neither it nor a short chain runs again.
 core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
-                                 const EngineOptions& eo, SolverStats& stats, BoundUse use) {
+                                 const EngineOptions& eo, SolverStats& stats, BoundUse use,
+                                 const detail::DualBound* given) {
   Answer a;
   std::optional<detail::EdgeMessages> warm;
-  if (use == BoundUse::kWindows || !problem.memory.empty()) {
-    warm = offer_short_chain(a, problem, options, eo, use);
+  if (given == nullptr && (use == BoundUse::kWindows || !problem.memory.empty())) {
+    warm = offer_short_chain(a, problem, options, eo);
   }
-  const detail::DualBound d =
-      detail::dual_bound(problem, bound_passes(problem, use == BoundUse::kWindows),
-                         eo.limits.deadline, use == BoundUse::kTightOnly, warm ? &*warm : nullptr);
+  detail::DualBound computed;
+  if (given == nullptr) {
+    computed = detail::dual_bound(problem, bound_passes(problem, use == BoundUse::kWindows),
+                                  eo.limits.deadline, use == BoundUse::kTightOnly,
+                                  warm ? &*warm : nullptr);
+  }
+  const detail::DualBound& d = given != nullptr ? *given : computed;
   stats.dual_passes = d.passes;
   a.bound = d.lower_bound_us;
   if (!(d.lower_bound_us < kForbidden)) {
