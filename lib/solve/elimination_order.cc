@@ -91,7 +91,7 @@ namespace {
 
 OrderPlan greedy_order(const std::vector<std::int32_t>& domains,
                        const std::vector<std::vector<std::int32_t>>& scopes,
-                       const std::vector<char>& eliminable, Rule rule) {
+                       const std::vector<char>& eliminable, Rule rule, double max_work) {
   Graph graph(domains, scopes);
   const auto n = static_cast<std::int32_t>(domains.size());
   std::vector<Key> current(domains.size());
@@ -112,6 +112,10 @@ OrderPlan greedy_order(const std::vector<std::int32_t>& domains,
     plan.order.push_back(v);
     plan.max_message_entries = std::max(plan.max_message_entries, message);
     plan.total_work += message * domains[v];
+    if (plan.total_work > max_work) {
+      plan.total_work = std::numeric_limits<double>::infinity();
+      return plan;
+    }
     plan.width = std::max(plan.width, static_cast<std::int32_t>(graph.neighbours(v).size()));
     done[v] = 1;
     const std::vector<std::int32_t> touched = graph.neighbours(v);
@@ -138,11 +142,12 @@ OrderPlan greedy_order(const std::vector<std::int32_t>& domains,
 
 OrderPlan plan_order(const std::vector<std::int32_t>& domains,
                      const std::vector<std::vector<std::int32_t>>& scopes,
-                     const std::vector<char>& eliminable) {
+                     const std::vector<char>& eliminable, double max_work) {
   OrderPlan best;
   bool first = true;
   for (const Rule rule : kRules) {
-    OrderPlan plan = greedy_order(domains, scopes, eliminable, rule);
+    OrderPlan plan = greedy_order(domains, scopes, eliminable, rule,
+                                  first ? max_work : std::min(max_work, best.total_work));
     if (first || std::tie(plan.total_work, plan.max_message_entries) <
                      std::tie(best.total_work, best.max_message_entries)) {
       best = std::move(plan);

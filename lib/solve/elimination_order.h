@@ -19,6 +19,7 @@
 // 1 goes, then 2. Order {0, 1, 2}, largest message 9 entries, width 1.
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace dtplan::solve::detail {
@@ -31,9 +32,14 @@ struct OrderPlan {
 };
 
 // @pre every scope variable is < domains.size(); eliminable has domains.size() entries.
+// A rule stops as soon as its work so far exceeds `max_work` or the best finished rule's total
+// (it cannot win: the result is the same, found sooner). When every rule exceeds `max_work`, the
+// plan is unfinished: total_work = +inf and a partial order (callers that only compare work ask
+// for that: on 20k-node problems whose graph turns dense the full greedy takes minutes).
 OrderPlan plan_order(const std::vector<std::int32_t>& domains,
                      const std::vector<std::vector<std::int32_t>>& scopes,
-                     const std::vector<char>& eliminable);
+                     const std::vector<char>& eliminable,
+                     double max_work = std::numeric_limits<double>::infinity());
 
 // The scopes bucket elimination along `order` leaves over (variables outside `order`), computed
 // on scopes alone. Example: scopes {0,1}, {1,2}, order {0}: eliminating 0 turns {0,1} into {1};

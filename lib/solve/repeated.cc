@@ -180,7 +180,7 @@ std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
     for (std::int32_t v : scope) used[v] = 1;
   }
   work += plan_order(full.domains, global_scopes, used).total_work;
-  if (work >= leaf_plan(full).total_work) shapes.clear();
+  if (work >= leaf_plan(full, work).total_work) shapes.clear();
   return shapes;
 }
 
@@ -195,10 +195,10 @@ Decomposition decompose(const std::vector<GroupShape>& shapes, const EngineProbl
     const GroupShape& shape = shapes[g];
     GroupPlan plan;
     plan.shape = &shape;
-    plan.sub = Elimination::run(
-        block_domains(shape, problem), local_factors(shape, problem, touching), shape.order,
-        problem.memory, options.limits, 0, sub_outside != nullptr ? (*sub_outside)[g] : nullptr,
-        retain);
+    plan.sub =
+        Elimination::run(block_domains(shape, problem), local_factors(shape, problem, touching),
+                         shape.order, problem.memory, options.limits, 0,
+                         sub_outside != nullptr ? (*sub_outside)[g] : nullptr, retain);
     if (plan.sub.status() != RunStatus::kComplete) {
       d.complete = false;
       d.stop = plan.sub.status();

@@ -115,9 +115,9 @@ class Search {
   }
 
   void leaf(const std::vector<Factor>& factors) {
-    const Elimination e = Elimination::run(p_.domains, factors, leaf_order_, p_.memory, o_.limits,
-                                           0, cutset_.empty() ? outside_ : nullptr,
-                                           Retain::kArgmins);
+    const Elimination e =
+        Elimination::run(p_.domains, factors, leaf_order_, p_.memory, o_.limits, 0,
+                         cutset_.empty() ? outside_ : nullptr, Retain::kArgmins);
     out_.elimination = e.stats();
     if (e.status() != RunStatus::kComplete) {
       stopped_ = true;
@@ -194,14 +194,14 @@ class Search {
 
 }  // namespace
 
-OrderPlan leaf_plan(const EngineProblem& problem) {
+OrderPlan leaf_plan(const EngineProblem& problem, double max_work) {
   std::vector<char> used(problem.domains.size(), 0);
   std::vector<std::vector<std::int32_t>> scopes;
   for (const Factor& f : problem.factors) {
     for (std::int32_t v : f.scope) used[v] = 1;
     scopes.push_back(f.scope);
   }
-  return plan_order(problem.domains, scopes, used);
+  return plan_order(problem.domains, scopes, used, max_work);
 }
 
 EngineSolution solve_engine(const EngineProblem& problem, const EngineOptions& options,

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace dtplan::solve::detail {
 namespace {
@@ -82,6 +83,35 @@ TEST_CASE("plan_order: the least total work of the three rules") {
     best = std::min(best, work);
   } while (std::next_permutation(perm.begin(), perm.end()));
   CHECK(plan.total_work == best);
+}
+
+TEST_CASE("plan_order: a work cap stops it unfinished only past the cap, else the same plan") {
+  // The wheel above plus a 6x6 grid of domain-8 nodes: every cap at or above the plan's work
+  // gives the same plan; any cap below it gives +inf work and a partial order.
+  std::vector<std::vector<std::int32_t>> scopes = {{0, 1}, {0, 2}, {0, 3}, {0, 4},
+                                                   {1, 2}, {2, 3}, {3, 4}, {4, 1}};
+  std::vector<std::int32_t> domains = {50, 2, 2, 2, 2};
+  for (int r = 0; r < 6; ++r) {
+    for (int c = 0; c < 6; ++c) {
+      const int v = 5 + r * 6 + c;
+      if (c > 0) scopes.push_back({v - 1, v});
+      if (r > 0) scopes.push_back({v - 6, v});
+      domains.push_back(8);
+    }
+  }
+  const std::vector<char> all(domains.size(), 1);
+  const OrderPlan full = plan_order(domains, scopes, all);
+  REQUIRE(full.order.size() == domains.size());
+  for (const double cap : {full.total_work, full.total_work * 2, 1e300}) {
+    const OrderPlan capped = plan_order(domains, scopes, all, cap);
+    CHECK(capped.order == full.order);
+    CHECK(capped.total_work == full.total_work);
+  }
+  for (const double cap : {0.0, 100.0, full.total_work / 2, full.total_work * (1 - 1e-12)}) {
+    const OrderPlan capped = plan_order(domains, scopes, all, cap);
+    CHECK(capped.total_work == std::numeric_limits<double>::infinity());
+    CHECK(capped.order.size() < domains.size());
+  }
 }
 
 }  // namespace
