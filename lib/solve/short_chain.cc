@@ -1,7 +1,6 @@
 #include "solve/short_chain.h"
 
 #include <array>
-#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <utility>
