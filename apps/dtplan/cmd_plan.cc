@@ -4,8 +4,11 @@
 //   dtplan plan --model configs/models/llama3-8b.json --mesh configs/meshes/8x8.json
 //               [--layers N] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
-//               [--threads N] [--bound-fixing auto|on|off] [--out plan.json] [--json]
+//               [--gap G] [--threads N] [--bound-fixing auto|on|off] [--out plan.json]
+//               [--json]
 //
+// --gap: the exact solver stops once its plan costs at most G x its cost above the lower bound
+// (optimal stays false unless proven); 0, the default, proves the optimum.
 // --threads: the exact solver's worker threads (0, the default: one per hardware thread); the
 // plan is identical for every count. --bound-fixing: whether the exact solver first drops the
 // labels an LP bound proves useless (solve::BoundFixing; auto: the LP first, its labelling where
@@ -37,6 +40,7 @@
 #include "output.h"
 #include "plan/plan.h"
 #include "plan/plan_io.h"
+#include "solve/solver.h"
 #include "strategy/plan_model.h"
 
 namespace dtplan::cli {
@@ -52,6 +56,7 @@ struct Options {
   std::string hardware;
   std::string cost_model = "nccl";
   double time_limit_s = 60;
+  double gap = 0;
   std::int32_t threads = 0;
   std::string bound_fixing = "auto";
   std::string out;
@@ -77,6 +82,8 @@ core::Result<strategy::ModelPlan> run_plan(const Options& o) {
   }
   if (!(o.time_limit_s > 0)) return core::Error::bad_input("--time-limit: must be > 0");
   options.solve.time_limit_s = o.time_limit_s;
+  DTPLAN_CHECK(solve::check_relative_gap(o.gap, "--gap"));
+  options.solve.relative_gap = o.gap;
   if (o.threads < 0 || o.threads > 1024) {
     return core::Error::bad_input("--threads: " + std::to_string(o.threads) +
                                   " is not in [0, 1024] (0: one per hardware thread)");
@@ -301,6 +308,10 @@ Action setup_plan(CLI::App& app) {
                  "Redistribution cost model: nccl | dtensor (PyTorch's)")
       ->capture_default_str();
   app.add_option("--time-limit", o->time_limit_s, "Solver time limit in seconds")
+      ->capture_default_str();
+  app.add_option("--gap", o->gap,
+                 "Exact solver: stop once the plan is proven within this fraction of the optimum, "
+                 "e.g. 1e-4 (0: prove the optimum)")
       ->capture_default_str();
   app.add_option("--threads", o->threads,
                  "Exact solver threads (0: one per hardware thread); the plan does not depend on it")

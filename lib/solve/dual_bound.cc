@@ -294,7 +294,7 @@ class DeadlineCheck {
 }  // namespace
 
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
-                     bool tight_only, const EdgeMessages* warm) {
+                     bool tight_only, const EdgeMessages* warm, double enough_us) {
   Messages m(problem);
   if (warm != nullptr && warm->size() == problem.edges.size()) m.load(*warm);
   const auto n = static_cast<NodeIndex>(problem.nodes.size());
@@ -318,6 +318,7 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
     const double gained = lb - out.lower_bound_us;
     out.lower_bound_us = std::max(out.lower_bound_us, lb);
     if (!(out.lower_bound_us < kInf)) break;  // infeasible, proven
+    if (out.lower_bound_us >= enough_us) break;
     const double scale = 1e-9 * (std::fabs(out.lower_bound_us) + 1);
     const double gap = out.upper_us - out.lower_bound_us;
     if (gap <= scale || gained <= scale) break;

@@ -55,9 +55,11 @@ struct DualBound {
 // `tight_only` (only a labelling proven optimal is of use), also once the last pass's gain,
 // repeated in every pass left, would not close the gap to the labelling. `warm`, when given (one
 // entry per edge, each end sized like its node; non-finite values read as 0), is the λ the passes
-// start from instead of 0: the messages of a similar problem converge in fewer passes.
+// start from instead of 0: the messages of a similar problem converge in fewer passes. The
+// passes also stop once LB reaches `enough_us` (the caller's labelling is then close enough).
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
-                     bool tight_only = false, const EdgeMessages* warm = nullptr);
+                     bool tight_only = false, const EdgeMessages* warm = nullptr,
+                     double enough_us = std::numeric_limits<double>::infinity());
 
 // Pins keeping, on each node that loses a label, the labels whose bound is at most `upper_us`
 // (plus a 1e-7 relative slack against rounding): every labelling costing at most `upper_us`, so

@@ -298,9 +298,18 @@ struct Answer {
   double bound = -kForbidden;  // lower bound on the optimum
   bool optimal = false;
   bool infeasible = false;  // proven: no labelling meets every constraint
+  bool within_gap = false;  // stopped with cost - bound within SolveOptions::relative_gap
   detail::RunStatus stop = detail::RunStatus::kComplete;
   ReducedSolve last;  // the last exact solve (for infeasible())
 };
+
+// Whether a's labelling is close enough to its bound to stop (SolveOptions::relative_gap > 0);
+// records it in a.within_gap.
+bool close_enough(Answer& a, const SolveOptions& options) {
+  a.within_gap = options.relative_gap > 0 && !a.labels.empty() &&
+                 a.cost_us - a.bound <= options.relative_gap * std::fabs(a.cost_us);
+  return a.within_gap;
+}
 
 void offer(Answer& a, const Problem& problem, std::vector<LabelIndex> labels) {
   const auto ev = evaluate(problem, labels);
@@ -406,7 +415,9 @@ Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOpt
 // incumbent comes first with windows, and with memory rows either way: a memory-bound plain solve
 // (the Lagrangian path) can take long to find a good labelling of its own (LLaMA3-70B on 16x64
 // under 80 GiB: 1.04 s per step found in 8 s without it, the optimum 0.915 s in 4 s with it).
-// The long chain's LP starts from the short chain's messages. `given`: this problem's LP bound,
+// The long chain's LP starts from the short chain's messages, and its passes stop once the bound
+// settles the incumbent. With SolveOptions::relative_gap, the solve stops once the incumbent is
+// within the gap of the bound (T stops short of UB by the gap). `given`: this problem's LP bound,
 // already computed (a short chain's own solve), so neither it nor a short chain runs again.
 core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
                                  const EngineOptions& eo, SolverStats& stats, BoundUse use,
@@ -418,9 +429,16 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
   }
   detail::DualBound computed;
   if (given == nullptr) {
+    // The passes may stop once the bound settles the labelling at hand: proves it optimal, or
+    // within the gap asked for.
+    double enough = kForbidden;
+    if (!a.labels.empty()) {
+      const double c = a.cost_us;
+      enough = c - std::max(options.relative_gap * std::fabs(c), 0.5e-9 * (std::fabs(c) + 1));
+    }
     computed = detail::dual_bound(problem, bound_passes(problem, use == BoundUse::kWindows),
                                   eo.limits.deadline, use == BoundUse::kTightOnly,
-                                  warm ? &*warm : nullptr);
+                                  warm ? &*warm : nullptr, enough);
   }
   const detail::DualBound& d = given != nullptr ? *given : computed;
   stats.dual_passes = d.passes;
@@ -434,13 +452,14 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
   if (d.upper_us < kForbidden) {
     offer_repaired(a, problem, d.labels, eo);
     offer_block_copies(a, problem);
-    // The LP is tight: the best labelling is optimal (to the 1e-9 relative slack of the filter).
-    if (!a.labels.empty() && a.cost_us - lb <= 1e-9 * (std::fabs(lb) + 1)) {
-      a.bound = std::min(lb, a.cost_us);
-      a.optimal = true;
-      return a;
-    }
   }
+  // The LP is tight: the best labelling is optimal (to the 1e-9 relative slack of the filter).
+  if (!a.labels.empty() && a.cost_us - lb <= 1e-9 * (std::fabs(lb) + 1)) {
+    a.bound = std::min(lb, a.cost_us);
+    a.optimal = true;
+    return a;
+  }
+  if (close_enough(a, options)) return a;
   const bool usable = d.upper_us < kForbidden && !a.labels.empty();
   if (!usable || use != BoundUse::kWindows) {
     // No labelling to measure windows against, or no windows wanted: the whole problem, with
@@ -461,9 +480,11 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
       return a;
     }
     // The best labelling so far (the LP's, or a window's costing more than its T) caps T.
+    // With a relative gap, T stops short of it: nothing within upper - gap settles the solve.
     const double upper = a.cost_us;
-    const bool last = !(lb + gap < upper);
-    const double threshold = last ? upper : lb + gap;
+    const double stop_at = upper - options.relative_gap * std::fabs(upper);
+    const double threshold = lb + gap < stop_at ? lb + gap : stop_at;
+    const bool last = !(threshold < upper);
     // The window's pins go on the problem itself (it has none: simplified) for the simplify
     // only: no copy of the whole problem per window.
     if (threshold < kForbidden) problem.pins = detail::bound_pins(d, threshold, problem.repeats);
@@ -493,6 +514,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     }
     // Nothing within T: every labelling costs more than T.
     a.bound = std::max(a.bound, threshold);
+    if (close_enough(a, options)) return a;
     if (last) {
       // The UB labelling lies in its own window; only rounding could get here.
       a.optimal = !a.labels.empty() && a.cost_us <= a.bound + 1e-9 * (std::fabs(a.bound) + 1);
@@ -515,6 +537,7 @@ class ExactSolver final : public Solver {
           "solve options: need time_limit_s >= 0, threads >= 1 and "
           "positive table and point limits");
     }
+    DTPLAN_CHECK(check_relative_gap(options.relative_gap, "solve options: relative_gap"));
     DTPLAN_CHECK(validate(problem));
     EngineOptions eo;
     const double seconds = std::min(options.time_limit_s, 1e9);
@@ -540,6 +563,7 @@ class ExactSolver final : public Solver {
     } else {
       a = solve_plain(std::move(s.problem), options, eo, out.stats);
     }
+    if (a.within_gap) out.stats.stop_reason = "gap";
     if (a.stop == detail::RunStatus::kTimeLimit) out.stats.stop_reason = "time_limit";
     if (a.stop == detail::RunStatus::kPointLimit) out.stats.stop_reason = "point_limit";
     std::vector<LabelIndex> labels;

@@ -47,6 +47,10 @@ inline constexpr std::int32_t kBoundFixingLabels = 24;
 
 struct SolveOptions {
   double time_limit_s = 60;
+  // Exact solver: it may stop once the best labelling costs at most this fraction of its cost
+  // above the lower bound ((objective - bound) <= relative_gap * |objective|, the MIP solvers'
+  // relative gap). 0 proves the optimum; the answer is still marked optimal only when proven.
+  double relative_gap = 0;
   int threads = 1;  // results are identical for every thread count
   // Exact solver: the largest elimination message (entries) before branch-and-bound conditions
   // variables, and the most Pareto points one memory-constrained message may hold.
@@ -103,6 +107,9 @@ std::unique_ptr<Solver> make_greedy_solver();
 // "exact", "greedy" or "ilp"; kBadInput for another name (with a suggestion), kBackendMissing for
 // "ilp" without CBC.
 core::Result<std::unique_ptr<Solver>> make_solver(std::string_view name);
+
+// kBadInput naming `where` unless 0 <= gap < 1 (SolveOptions::relative_gap).
+core::Status check_relative_gap(double gap, std::string_view where);
 
 // The names make_solver accepts, in that order.
 std::vector<std::string> solver_names();

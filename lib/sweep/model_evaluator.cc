@@ -16,6 +16,7 @@ std::unique_ptr<MeshEvaluator> make_model_evaluator(std::shared_ptr<const graph:
   plan_options.solver = "exact";
   plan_options.gpus_per_node = options.gpus_per_node;
   plan_options.solve.time_limit_s = options.time_limit_s;
+  plan_options.solve.relative_gap = options.relative_gap;
   if (options.memory_limit_bytes > 0) plan_options.memory_limit_bytes = options.memory_limit_bytes;
   PlanFunction plan = [model = std::move(model), shared_profile,
                        plan_options](const MeshCandidate& c) -> core::Result<plan::Plan> {
@@ -27,6 +28,7 @@ std::unique_ptr<MeshEvaluator> make_model_evaluator(std::shared_ptr<const graph:
   eo.step = options.step;
   eo.timeline.hardware = profile;
   eo.planner = "exact solver";
+  eo.relative_gap = options.relative_gap;
   return std::make_unique<PlanEvaluator>(std::move(plan), std::move(eo));
 }
 

@@ -31,6 +31,9 @@ struct ModelEvaluatorOptions {
   // false, noted), and that plan can depend on machine load: only meshes solved to optimality
   // are deterministic.
   double time_limit_s = 60;
+  // The exact solver may stop once a plan is within this fraction of the optimum
+  // (solve::SolveOptions::relative_gap): the gap depends on the work done, never on the clock.
+  double relative_gap = 0;
   bool operator==(const ModelEvaluatorOptions&) const = default;
 };
 

@@ -1,5 +1,8 @@
 #include "sweep/plan_evaluator.h"
 
+#include <cmath>
+
+#include "core/units.h"
 #include "sim/timeline.h"
 
 namespace dtplan::sweep {
@@ -40,8 +43,13 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
   e.optimal = plan.solver.optimal;
   e.feasible = true;
   if (!e.optimal && plan.solver.name == "exact") {
-    e.note += std::string(e.note.empty() ? "" : "; ") +
-              "exact solver stopped before proving optimality (time limit)";
+    // Stopped by the gap asked for, or by the time limit: how far the plan may be from optimal.
+    const double objective = plan.solver.objective_us;
+    const double gap = (objective - plan.solver.lower_bound_us) / std::fabs(objective);
+    const bool by_gap = gap <= options.relative_gap;
+    e.note += std::string(e.note.empty() ? "" : "; ") + "exact solver stopped " +
+              core::format_fixed(100 * gap, 4) + "% above its lower bound (" +
+              (by_gap ? "--gap" : "time limit") + ")";
   }
   return e;
 }

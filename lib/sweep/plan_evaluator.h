@@ -32,6 +32,7 @@ struct PlanEvaluatorOptions {
   StepModel step = StepModel::kSimulate;
   sim::TimelineOptions timeline{};      // for kSimulate (hardware: the profile in use)
   std::string planner{"exact solver"};  // names the plan function in description()
+  double relative_gap = 0;              // the exact solver's (solve::SolveOptions), for notes
 };
 
 // The sweep figures of one plan under `options` (see above).

@@ -128,6 +128,8 @@ TEST_CASE("dtplan plan: bad input exits 2 naming the solver, file or field") {
   CHECK(has(cli_failure(kTiny + "--mesh " + bad_mesh, 2), bad_mesh));
   CHECK(
       has(cli_failure(kTiny + "--mesh " + mesh4() + " --memory-limit lots", 2), "--memory-limit"));
+  CHECK(has(cli_failure(kTiny + "--mesh " + mesh4() + " --gap 1", 2),
+            "--gap: 1.000000 is not a relative gap in [0, 1)"));
   CHECK(has(cli_failure(kTiny + "--mesh " + mesh4() + " --cost-model fancy", 2), "--cost-model"));
   CHECK(has(cli_failure(kTiny, 2), "--mesh"));
 }

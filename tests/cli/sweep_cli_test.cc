@@ -136,6 +136,8 @@ TEST_CASE("sweep cli: errors name the flag") {
   CHECK(cli_failure(kTiny + " --time-limit 0", 2) ==
         "dtplan sweep: error: --time-limit: 0.000000 is not a positive number of seconds\n");
   CHECK(cli_failure(kTiny + " --threads -1", 2).starts_with("dtplan sweep: error: --threads"));
+  CHECK(cli_failure(kTiny + " --gap -0.5", 2)
+            .starts_with("dtplan sweep: error: --gap: -0.500000 is not a relative gap in [0, 1)"));
   CHECK(cli_failure(kTiny + " --html /nonexistent/dir/x.html", 2)
             .starts_with("dtplan sweep: error: "));
   CHECK(cli_failure("sweep --model nope.json --world 8", 2).find("nope.json") != std::string::npos);

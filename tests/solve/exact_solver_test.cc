@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "solve/evaluate.h"
@@ -190,6 +191,44 @@ TEST_CASE("exact: bound fixing finds the same optimum on layered problems, repea
     CHECK(by_default.stats.dual_passes > 0);
   }
   CHECK(windowed > 0);
+}
+
+TEST_CASE("exact: a relative gap stops within it, never past the optimum") {
+  // Frustrated grids (the LP is not tight) in windows: each gap gives a labelling and a bound
+  // around the brute-force optimum, at most the gap apart; gap 0 proves the optimum.
+  int stopped_by_gap = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const Problem p = random_problem(
+        {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 4, .seed = seed});
+    const double best = testing::brute_force(p).objective_us;
+    for (double gap : {0.0, 0.002, 0.02, 0.2, 0.9}) {
+      CAPTURE(seed);
+      CAPTURE(gap);
+      SolveOptions o;
+      o.bound_fixing = BoundFixing::kOn;
+      o.relative_gap = gap;
+      const Solution s = solve_ok(p, o);
+      CHECK(evaluate(p, s.labels)->feasible());
+      CHECK(s.objective_us >= best);
+      CHECK(s.lower_bound_us <= best);
+      CHECK(s.objective_us - s.lower_bound_us <= gap * s.objective_us + 1e-9);
+      CHECK(s.optimal == (s.objective_us == s.lower_bound_us));
+      if (gap == 0) CHECK(s.optimal);
+      if (!s.optimal) {
+        CHECK(s.stats.stop_reason == "gap");
+        ++stopped_by_gap;
+      }
+    }
+  }
+  CHECK(stopped_by_gap > 0);
+  for (double bad : {-0.1, 1.0, std::nan("")}) {
+    SolveOptions o;
+    o.relative_gap = bad;
+    auto s = make_exact_solver()->solve(two_nodes(), o);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().kind == core::ErrorKind::kBadInput);
+    CHECK(s.error().message.find("relative_gap") != std::string::npos);
+  }
 }
 
 TEST_CASE("exact: labels and objective do not depend on the thread count") {

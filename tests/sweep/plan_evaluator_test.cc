@@ -67,6 +67,19 @@ TEST_CASE("plan evaluator: too large to simulate falls back to the plan total, w
   CHECK(e.note.ends_with("): plan total, no overlap"));
 }
 
+TEST_CASE("plan evaluator: an unproven exact plan notes its gap and what stopped it") {
+  plan::Plan p = testing::small_model_plan();
+  p.solver = {"exact", 1.0, 1000.0, 999.5, false};  // 0.05% above its lower bound
+  PlanEvaluatorOptions o{.step = StepModel::kPlanTotal};
+  CHECK(ok(evaluate_plan(p, o)).note == "exact solver stopped 0.0500% above its lower bound "
+                                         "(time limit)");
+  o.relative_gap = 1e-3;  // asked for 0.1%: the gap stopped it
+  CHECK(ok(evaluate_plan(p, o)).note == "exact solver stopped 0.0500% above its lower bound "
+                                         "(--gap)");
+  p.solver = {"exact", 1.0, 1000.0, 1000.0, true};
+  CHECK(ok(evaluate_plan(p, o)).note.empty());
+}
+
 TEST_CASE("plan evaluator: forwards the plan function's answer and errors") {
   int calls = 0;
   PlanEvaluator ev(
