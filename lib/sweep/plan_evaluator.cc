@@ -47,9 +47,9 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
     const double objective = plan.solver.objective_us;
     const double gap = (objective - plan.solver.lower_bound_us) / std::fabs(objective);
     const bool by_gap = gap <= options.relative_gap;
-    e.note += std::string(e.note.empty() ? "" : "; ") + "exact solver stopped " +
-              core::format_fixed(100 * gap, 4) + "% above its lower bound (" +
-              (by_gap ? "--gap" : "time limit") + ")";
+    const std::string percent = 100 * gap < 0.00005 ? "< 0.0001" : core::format_fixed(100 * gap, 4);
+    e.note += std::string(e.note.empty() ? "" : "; ") + "exact solver stopped " + percent +
+              "% above its lower bound (" + (by_gap ? "--gap" : "time limit") + ")";
   }
   return e;
 }

@@ -71,11 +71,17 @@ TEST_CASE("plan evaluator: an unproven exact plan notes its gap and what stopped
   plan::Plan p = testing::small_model_plan();
   p.solver = {"exact", 1.0, 1000.0, 999.5, false};  // 0.05% above its lower bound
   PlanEvaluatorOptions o{.step = StepModel::kPlanTotal};
-  CHECK(ok(evaluate_plan(p, o)).note == "exact solver stopped 0.0500% above its lower bound "
-                                         "(time limit)");
+  CHECK(ok(evaluate_plan(p, o)).note ==
+        "exact solver stopped 0.0500% above its lower bound "
+        "(time limit)");
   o.relative_gap = 1e-3;  // asked for 0.1%: the gap stopped it
-  CHECK(ok(evaluate_plan(p, o)).note == "exact solver stopped 0.0500% above its lower bound "
-                                         "(--gap)");
+  CHECK(ok(evaluate_plan(p, o)).note ==
+        "exact solver stopped 0.0500% above its lower bound "
+        "(--gap)");
+  p.solver = {"exact", 1.0, 1e9, 1e9 - 1, false};  // 1e-7%: too small for 4 decimals
+  CHECK(ok(evaluate_plan(p, o)).note ==
+        "exact solver stopped < 0.0001% above its lower bound "
+        "(--gap)");
   p.solver = {"exact", 1.0, 1000.0, 1000.0, true};
   CHECK(ok(evaluate_plan(p, o)).note.empty());
 }
