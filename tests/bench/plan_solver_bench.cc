@@ -6,7 +6,8 @@
 // the ratios cbc_over_exact_1t and cbc_over_exact, and equal objectives; the exact solver without
 // its LP bound (--bound-fixing off, one thread) as the baseline of no_lp_over_exact_1t. Also the
 // whole pipeline
-// (build + solve, all hardware threads as `dtplan plan`) at 32 layers, exact against greedy.
+// (build + solve, all hardware threads as `dtplan plan`) at 32 layers, exact against greedy, and
+// LLaMA3-70B with 80 layers on 512 ranks (BM_PlanSolver70B).
 //
 //   scripts/bench.sh solver
 #include <benchmark/benchmark.h>
@@ -19,12 +20,14 @@
 
 #include "cost/hardware_io.h"
 #include "graph/llama3_builder.h"
+#include "graph/model_io.h"
 #include "mesh/mesh_io.h"
 #include "redist/planner.h"
 #include "solve/ilp_solver.h"
 #include "strategy/constraints.h"
 #include "strategy/plan_model.h"
 #include "strategy/selection_problem.h"
+#include "sweep/mesh_candidates.h"
 
 namespace dtplan::strategy {
 namespace {
@@ -162,6 +165,53 @@ BENCHMARK(BM_PlanSolverPipeline)
     ->Name("BM_PlanSolverPipeline/solver_llama3_8b_32_layers_exact0_greedy1")
     ->Arg(0)
     ->Arg(1)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// LLaMA3-70B, 80 layers, on 3-D meshes of 512 H100 ranks (dims dp,cp,tp with the flattened meshes
+// the sweep creates), the whole pipeline as `dtplan plan --time-limit 8` runs it (all hardware
+// threads), exact with --gap 0 and 1e-4 against greedy on the same problem: counters wall_s (the
+// target: under 10 s), optimal, gap (objective over lower bound, minus 1) and greedy_over_exact
+// (the greedy plan's cost over the exact one's).
+void BM_PlanSolver70B(benchmark::State& state) {
+  static const graph::Graph g = [] {
+    auto m = graph::load_model("configs/models/llama3-70b.json");
+    if (!m.ok()) std::abort();
+    return std::move(m).value().graph;
+  }();
+  const std::vector<std::int64_t> shapes[] = {{8, 4, 16}, {8, 8, 8}};
+  const sweep::MeshCandidate c{shapes[state.range(0)], {"dp", "cp", "tp"},
+                               {{{"dp", "cp"}, ""}, {{"dp", "cp", "tp"}, ""}}};
+  auto mesh = mesh::build_mesh(sweep::mesh_config(c, h100().name), std::string_view("bench"));
+  if (!mesh.ok()) std::abort();
+  ModelPlanOptions o;
+  o.solve.threads = hardware_threads();
+  o.solve.time_limit_s = 8;
+  o.solve.relative_gap = state.range(1) == 0 ? 0 : 1e-4;
+  ModelPlanOptions greedy = o;
+  greedy.solver = "greedy";
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = plan_graph(g, mesh->root, h100(), o);
+    const auto t1 = std::chrono::steady_clock::now();
+    auto gr = plan_graph(g, mesh->root, h100(), greedy);
+    if (!r.ok() || !gr.ok()) {
+      state.SkipWithError((r.ok() ? gr.error() : r.error()).message.c_str());
+      return;
+    }
+    const plan::SolverSummary& s = r->plan.solver;
+    state.counters["wall_s"] = std::chrono::duration<double>(t1 - t0).count();
+    state.counters["solve_s"] = r->stats.solve_s;
+    state.counters["build_s"] = r->stats.enumerate_s + r->stats.export_s;
+    state.counters["optimal"] = s.optimal ? 1 : 0;
+    state.counters["gap"] = s.objective_us / s.lower_bound_us - 1;
+    state.counters["objective_us"] = s.objective_us;
+    state.counters["greedy_over_exact"] = gr->plan.solver.objective_us / s.objective_us;
+  }
+}
+BENCHMARK(BM_PlanSolver70B)
+    ->Name("BM_PlanSolver70B/solver_llama3_70b_80_layers_mesh_8x4x16_0_8x8x8_1/gap_0_1e-4")
+    ->ArgsProduct({{0, 1}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 
