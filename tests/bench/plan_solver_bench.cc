@@ -12,11 +12,11 @@
 //   scripts/bench.sh solver
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
 #include <thread>
-#include <algorithm>
 
 #include "cost/hardware_io.h"
 #include "graph/llama3_builder.h"
@@ -62,7 +62,9 @@ const graph::Graph& llama3_8b(std::int64_t layers) {
   return it->second;
 }
 
-int hardware_threads() { return static_cast<int>(std::max(1U, std::thread::hardware_concurrency())); }
+int hardware_threads() {
+  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
 
 // The exported selection problem of LLaMA3-8B with `layers` layers on 8x8.
 const solve::Problem& real_problem(std::int64_t layers) {
@@ -180,8 +182,8 @@ void BM_PlanSolver70B(benchmark::State& state) {
     return std::move(m).value().graph;
   }();
   const std::vector<std::int64_t> shapes[] = {{8, 4, 16}, {8, 8, 8}};
-  const sweep::MeshCandidate c{shapes[state.range(0)], {"dp", "cp", "tp"},
-                               {{{"dp", "cp"}, ""}, {{"dp", "cp", "tp"}, ""}}};
+  const sweep::MeshCandidate c{
+      shapes[state.range(0)], {"dp", "cp", "tp"}, {{{"dp", "cp"}, ""}, {{"dp", "cp", "tp"}, ""}}};
   auto mesh = mesh::build_mesh(sweep::mesh_config(c, h100().name), std::string_view("bench"));
   if (!mesh.ok()) std::abort();
   ModelPlanOptions o;
