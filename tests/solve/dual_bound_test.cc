@@ -123,6 +123,32 @@ TEST_CASE("dual bound: tight_only gives up on a gap it cannot close, never below
   CHECK(shorter > 0);
 }
 
+TEST_CASE("dual bound: the passes stop once the bound reaches enough_us") {
+  // Frustrated grids again: the bound creeps up over many passes. With enough_us at the bound
+  // the full run reaches after some passes (here its value after its second pass), the passes
+  // stop at the first whose bound is at least that, and that bound is still below the optimum.
+  int stopped_sooner = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const Problem p = random_problem(
+        {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 4, .seed = seed});
+    CAPTURE(seed);
+    const double best = testing::brute_force(p).objective_us;
+    const DualBound full = dual_bound(p, 60, kNoDeadline);
+    if (full.passes < 3) continue;
+    const double enough = dual_bound(p, 2, kNoDeadline).lower_bound_us;
+    const DualBound early = dual_bound(p, 60, kNoDeadline, false, nullptr, enough);
+    CHECK(early.passes <= 2);
+    CHECK(early.lower_bound_us >= enough);
+    CHECK(early.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
+    if (early.passes < full.passes) ++stopped_sooner;
+    // Out of reach, it changes nothing.
+    const DualBound same = dual_bound(p, 60, kNoDeadline, false, nullptr, best + 1);
+    CHECK(same.passes == full.passes);
+    CHECK(same.lower_bound_us == full.lower_bound_us);
+  }
+  CHECK(stopped_sooner > 0);
+}
+
 TEST_CASE("dual bound: any warm start is sound; its own messages restart at the bound") {
   // Random and non-finite λ still bound every labelling from below (any λ is a
   // reparametrization); a run started from a converged run's messages reaches that run's bound

@@ -221,6 +221,27 @@ TEST_CASE("exact: a relative gap stops within it, never past the optimum") {
     }
   }
   CHECK(stopped_by_gap > 0);
+  // A long chain of repeated layers (the short chain's incumbent, the long LP stopping once it
+  // settles it): within the gap of the proven optimum, on both sides.
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    CAPTURE(seed);
+    const Problem p = layered_problem({.layers = 6,
+                                       .nodes_per_layer = 30,
+                                       .label_scale = 1.5,
+                                       .memory_row = seed == 2,
+                                       .integer_costs = true,
+                                       .seed = seed});
+    SolveOptions exact;
+    exact.bound_fixing = BoundFixing::kOn;
+    const Solution best = solve_ok(p, exact);
+    REQUIRE(best.optimal);
+    SolveOptions loose = exact;
+    loose.relative_gap = 0.01;
+    const Solution s = solve_ok(p, loose);
+    CHECK(s.objective_us >= best.objective_us);
+    CHECK(s.lower_bound_us <= best.objective_us);
+    CHECK(s.objective_us - s.lower_bound_us <= 0.01 * s.objective_us + 1e-9);
+  }
   for (double bad : {-0.1, 1.0, std::nan("")}) {
     SolveOptions o;
     o.relative_gap = bad;
