@@ -105,36 +105,39 @@ TEST_CASE("dual bound: a passed deadline proves nothing and pins nothing") {
   CHECK(bound_pins(d, 0).empty());
 }
 
-TEST_CASE("dual bound: tight_only gives up on a gap it cannot close, never below the optimum") {
-  // Frustrated 3x3 grids: the LP is rarely tight, its bound creeps up pass by pass.
-  int shorter = 0;
+// Calls f(problem, its brute-force optimum) on 12 frustrated 3x3 grids: the LP is rarely tight,
+// its bound creeps up pass by pass.
+template <typename F>
+void for_each_frustrated_grid(F f) {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const Problem p = random_problem(
         {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 4, .seed = seed});
     CAPTURE(seed);
-    const double best = testing::brute_force(p).objective_us;
+    f(p, testing::brute_force(p).objective_us);
+  }
+}
+
+TEST_CASE("dual bound: tight_only gives up on a gap it cannot close, never below the optimum") {
+  int shorter = 0;
+  for_each_frustrated_grid([&](const Problem& p, double best) {
     const DualBound full = dual_bound(p, 60, kNoDeadline);
     const DualBound quick = dual_bound(p, 60, kNoDeadline, true);
     CHECK(quick.passes <= full.passes);
     CHECK(quick.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
     CHECK(quick.lower_bound_us <= full.lower_bound_us);
     if (quick.passes < full.passes) ++shorter;
-  }
+  });
   CHECK(shorter > 0);
 }
 
 TEST_CASE("dual bound: the passes stop once the bound reaches enough_us") {
-  // Frustrated grids again: the bound creeps up over many passes. With enough_us at the bound
-  // the full run reaches after some passes (here its value after its second pass), the passes
-  // stop at the first whose bound is at least that, and that bound is still below the optimum.
+  // With enough_us at the bound the full run reaches after some passes (here its value after
+  // its second pass), the passes stop at the first whose bound is at least that, and that bound
+  // is still below the optimum.
   int stopped_sooner = 0;
-  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-    const Problem p = random_problem(
-        {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 4, .seed = seed});
-    CAPTURE(seed);
-    const double best = testing::brute_force(p).objective_us;
+  for_each_frustrated_grid([&](const Problem& p, double best) {
     const DualBound full = dual_bound(p, 60, kNoDeadline);
-    if (full.passes < 3) continue;
+    if (full.passes < 3) return;
     const double enough = dual_bound(p, 2, kNoDeadline).lower_bound_us;
     const DualBound early = dual_bound(p, 60, kNoDeadline, false, nullptr, enough);
     CHECK(early.passes <= 2);
@@ -145,7 +148,7 @@ TEST_CASE("dual bound: the passes stop once the bound reaches enough_us") {
     const DualBound same = dual_bound(p, 60, kNoDeadline, false, nullptr, best + 1);
     CHECK(same.passes == full.passes);
     CHECK(same.lower_bound_us == full.lower_bound_us);
-  }
+  });
   CHECK(stopped_sooner > 0);
 }
 
