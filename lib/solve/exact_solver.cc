@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "core/units.h"
@@ -472,7 +473,24 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     }
     return plain;
   }
-  double gap = std::max((d.upper_us - lb) / 64, 1e-6 * (std::fabs(lb) + 1));
+  // Memory-bound (the LP's labelling breaks a row, so its bound ignores what meeting it costs):
+  // the windows measure against the Lagrangian bound where that is higher.
+  std::optional<detail::DualBound> priced;
+  if (!problem.memory.empty() && !meets_memory(problem.memory, d.labels)) {
+    priced = detail::memory_priced_bound(problem, d, a.cost_us, eo.limits.deadline);
+    if (priced) stats.priced_passes = priced->passes;
+    if (priced && !(priced->lower_bound_us > lb)) priced.reset();
+  }
+  const detail::DualBound& wd = priced ? *priced : d;
+  const double wlb = wd.lower_bound_us;
+  a.bound = std::max(a.bound, wlb);
+  if (a.cost_us - wlb <= 1e-9 * (std::fabs(wlb) + 1)) {
+    a.optimal = true;
+    return a;
+  }
+  if (close_enough(a, options)) return a;
+  double gap =
+      std::max(((priced ? a.cost_us : d.upper_us) - wlb) / 64, 1e-6 * (std::fabs(wlb) + 1));
   const std::int64_t labels = problem_size(problem).labels;
   for (;;) {
     if (Clock::now() > eo.limits.deadline) {  // no window starts after the time limit
@@ -483,11 +501,11 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     // With a relative gap, T stops short of it: nothing within upper - gap settles the solve.
     const double upper = a.cost_us;
     const double stop_at = upper - options.relative_gap * std::fabs(upper);
-    const double threshold = lb + gap < stop_at ? lb + gap : stop_at;
+    const double threshold = wlb + gap < stop_at ? wlb + gap : stop_at;
     const bool last = !(threshold < upper);
     // The window's pins go on the problem itself (it has none: simplified) for the simplify
     // only: no copy of the whole problem per window.
-    if (threshold < kForbidden) problem.pins = detail::bound_pins(d, threshold, problem.repeats);
+    if (threshold < kForbidden) problem.pins = detail::bound_pins(wd, threshold, problem.repeats);
     auto again = simplify(problem, eo.limits.deadline);
     problem.pins.clear();
     if (again.ok()) {

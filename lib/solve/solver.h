@@ -74,6 +74,7 @@ struct SolverStats {
   std::int64_t search_nodes = 0;           // branch-and-bound nodes
   std::int32_t conditioned = 0;            // branch-and-bound cutset size
   std::int32_t dual_passes = 0;            // LP bound passes (bound fixing), 0 when not run
+  std::int32_t priced_passes = 0;          // LP passes with the memory rows priced in (same)
   std::int64_t labels_fixed = 0;           // labels the LP bound removed
   std::int64_t ilp_variables = 0;
   std::int64_t ilp_rows = 0;

@@ -252,6 +252,37 @@ TEST_CASE("exact: a relative gap stops within it, never past the optimum") {
   }
 }
 
+TEST_CASE("exact: windows on a memory-bound problem measure against the memory-priced LP bound") {
+  // Random problems with a memory row: where the LP's labelling breaks it, the LP with the row
+  // priced in (Lagrangian) bounds every labelling that meets it; the windows pin against that
+  // bound and still find the brute-force optimum, with a bound no higher than it.
+  int priced = 0;
+  for (Shape shape : {Shape::kChain, Shape::kGrid}) {
+    for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+      const Problem p = random_problem({.shape = shape,
+                                        .nodes = shape == Shape::kGrid ? 9 : 8,
+                                        .min_labels = 3,
+                                        .max_labels = 4,
+                                        .memory_rows = 1 + static_cast<std::int32_t>(seed % 2),
+                                        .seed = seed * 31 + 7});
+      CAPTURE(seed);
+      const auto best = testing::brute_force(p);
+      SolveOptions on;
+      on.bound_fixing = BoundFixing::kOn;
+      auto s = make_exact_solver()->solve(p, on);
+      if (!best.feasible) {
+        CHECK_FALSE(s.ok());
+        continue;
+      }
+      REQUIRE_MESSAGE(s.ok(), s.error().message);
+      CHECK(s->objective_us == best.objective_us);
+      CHECK(s->optimal);
+      if (s->stats.priced_passes > 0) ++priced;
+    }
+  }
+  CHECK(priced > 0);
+}
+
 TEST_CASE("exact: labels and objective do not depend on the thread count") {
   // A 4x4 grid with 9-10 labels needs messages of about 10^4 entries: split over the threads.
   RandomProblemSpec grid;
