@@ -341,7 +341,7 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
 
 std::optional<DualBound> memory_priced_bound(const Problem& problem, const DualBound& d,
                                              double incumbent_us, Clock::time_point deadline) {
-  constexpr std::int32_t kPasses = 10;
+  constexpr std::int32_t kPasses = 3;
   if (d.labels.size() != problem.nodes.size()) return std::nullopt;
   Problem priced;
   priced.nodes = problem.nodes;
