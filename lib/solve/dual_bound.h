@@ -69,9 +69,9 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
 // problem's). μ_r is the rate the incumbent paid for meeting the rows: (incumbent_us - d.upper_us)
 // / (the bytes of d's labelling over high_r), for each row d's labelling breaks. At most 3
 // passes, from d's messages (each pass over 80 layers of a 3-D mesh takes ~0.7 s; 10 passes
-// raised the 2x2x256 bound below by only 0.01% of the incumbent more). nullopt when d has no labelling, or it breaks no row, or no rate is
-// positive. LLaMA3-70B, 80 layers, on 2x2x256 under 80 GiB: the bound rises from 3.7% below the
-// incumbent to 0.36%.
+// raised the 2x2x256 bound below by only 0.01% of the incumbent more). nullopt when d has no
+// labelling, or it breaks no row, or no rate is positive. LLaMA3-70B, 80 layers, on 2x2x256
+// under 80 GiB: the bound rises from 3.7% below the incumbent to 0.36%.
 // @pre d = dual_bound(problem, ...).
 std::optional<DualBound> memory_priced_bound(const Problem& problem, const DualBound& d,
                                              double incumbent_us, Clock::time_point deadline);
