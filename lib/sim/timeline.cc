@@ -63,17 +63,17 @@ void finish_summary(RankSummary& sum, const std::vector<Interval>& compute,
   sum.idle_us = std::max(0.0, sum.end_us - sum.compute_busy_us - sum.exposed_communication_us);
 }
 
-// Every slot's summary. The run is task-major, so slots are read in blocks that share cache
-// lines.
-std::vector<RankSummary> summarize(const StepProgram& prog, const EngineRun& run) {
+// The summaries of `slots` (ascending). The run is task-major, so slots are read in blocks that
+// share cache lines.
+std::vector<RankSummary> summarize(const StepProgram& prog, const EngineRun& run,
+                                   const std::vector<std::size_t>& slots) {
   constexpr std::size_t kBlock = 64;
-  const std::size_t slots = prog.ranks.size();
-  std::vector<RankSummary> out(slots);
+  std::vector<RankSummary> out(slots.size());
   std::vector<std::vector<Interval>> compute(kBlock), comm(kBlock);
-  for (std::size_t s0 = 0; s0 < slots; s0 += kBlock) {
-    const std::size_t n = std::min(kBlock, slots - s0);
+  for (std::size_t s0 = 0; s0 < slots.size(); s0 += kBlock) {
+    const std::size_t n = std::min(kBlock, slots.size() - s0);
     for (std::size_t i = 0; i < n; ++i) {
-      out[s0 + i].rank = prog.ranks[s0 + i];
+      out[s0 + i].rank = prog.ranks[slots[s0 + i]];
       out[s0 + i].stream_busy_us.assign(prog.streams.size(), 0.0);
       compute[i].clear();
       comm[i].clear();
@@ -82,7 +82,8 @@ std::vector<RankSummary> summarize(const StepProgram& prog, const EngineRun& run
       const auto stream = static_cast<std::size_t>(prog.tasks[t].stream);
       for (std::size_t i = 0; i < n; ++i) {
         RankSummary& sum = out[s0 + i];
-        const double s = run.start_us[run.at(s0 + i, t)], e = run.end_us[run.at(s0 + i, t)];
+        const std::size_t at = run.at(slots[s0 + i], t);
+        const double s = run.start_us[at], e = run.end_us[at];
         sum.end_us = std::max(sum.end_us, e);
         sum.stream_busy_us[stream] += e - s;
         if (e <= s) continue;
@@ -92,6 +93,21 @@ std::vector<RankSummary> summarize(const StepProgram& prog, const EngineRun& run
     for (std::size_t i = 0; i < n; ++i) finish_summary(out[s0 + i], compute[i], comm[i]);
   }
   return out;
+}
+
+// The slot whose last task ends last (the lowest on ties), from the ends alone.
+std::size_t last_slot(const EngineRun& run) {
+  const auto slots = static_cast<std::size_t>(run.slots);
+  std::vector<double> end(slots, 0.0);
+  for (std::size_t t = 0; t < static_cast<std::size_t>(run.tasks); ++t) {
+    const double* row = run.end_us.data() + run.at(0, t);
+    for (std::size_t s = 0; s < slots; ++s) end[s] = std::max(end[s], row[s]);
+  }
+  std::size_t critical = 0;
+  for (std::size_t s = 0; s < slots; ++s) {
+    if (end[s] > end[critical]) critical = s;
+  }
+  return critical;
 }
 
 // Walks back from the critical rank's last task through the binding predecessor of each task:
@@ -167,6 +183,15 @@ SummaryKey key_of(const RankSummary& s) {
           s.idle_us, s.stream_busy_us};
 }
 
+// The step's figures: those of the critical rank.
+void fill_critical(Timeline& tl, const RankSummary& crit) {
+  tl.step_time_us = crit.end_us;
+  tl.critical_rank = crit.rank;
+  tl.compute_us = crit.compute_busy_us;
+  tl.communication_us = crit.communication_busy_us;
+  tl.exposed_communication_us = crit.exposed_communication_us;
+}
+
 }  // namespace
 
 core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptions& options) {
@@ -177,17 +202,21 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
              run_step_engine(tl.program, links, options.contention, options.max_rank_tasks));
   const std::size_t slots = tl.program.ranks.size();
   tl.simulated_tasks = static_cast<std::int64_t>(slots) * run.tasks;
-  tl.ranks = summarize(tl.program, run);
+  if (options.step_only) {
+    // The critical slot from the ends, then its summary alone.
+    const std::size_t critical = slots == 0 ? 0 : last_slot(run);
+    if (slots > 0) tl.ranks = summarize(tl.program, run, {critical});
+    fill_critical(tl, tl.ranks.empty() ? RankSummary{} : tl.ranks.front());
+    return tl;
+  }
+  std::vector<std::size_t> all(slots);
+  for (std::size_t s = 0; s < slots; ++s) all[s] = s;
+  tl.ranks = summarize(tl.program, run, all);
   std::size_t critical = 0;
   for (std::size_t s = 0; s < slots; ++s) {
     if (tl.ranks[s].end_us > tl.ranks[critical].end_us) critical = s;
   }
-  const RankSummary& crit = tl.ranks[critical];
-  tl.step_time_us = crit.end_us;
-  tl.critical_rank = crit.rank;
-  tl.compute_us = crit.compute_busy_us;
-  tl.communication_us = crit.communication_busy_us;
-  tl.exposed_communication_us = crit.exposed_communication_us;
+  fill_critical(tl, tl.ranks[critical]);
   if (run.tasks > 0) tl.critical_path = critical_path(tl.program, run, critical);
 
   // Ranks whose events are kept: all, or the lowest rank of each of the first trace_ranks

@@ -78,7 +78,7 @@ struct Timeline {
   double compute_us = 0;
   double communication_us = 0;
   double exposed_communication_us = 0;
-  std::vector<RankSummary> ranks;         // every rank, ascending
+  std::vector<RankSummary> ranks;         // every rank, ascending (step_only: the critical one)
   std::vector<PathEntry> critical_path;   // in time order
   std::vector<std::int64_t> event_ranks;  // ranks whose events are kept, ascending
   std::vector<TimelineEvent> events;      // by (rank, stream, start, task)

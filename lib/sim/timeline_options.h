@@ -36,6 +36,9 @@ struct TimelineOptions {
   bool all_ranks = false;
   std::int32_t trace_ranks = 4;
   std::int64_t max_rank_tasks = kDefaultMaxRankTasks;
+  // The step's figures only (what a sweep ranks by): Timeline::ranks holds the critical rank's
+  // summary alone, with no critical path and no events. The figures equal the full run's.
+  bool step_only = false;
 };
 
 }  // namespace dtplan::sim

@@ -198,11 +198,50 @@ core::Result<bool> tighten_memory(WorkGraph& g) {
   return n > 0;
 }
 
+// Node v's labels as rows of everything dominance compares besides unary costs and bytes: per
+// label, its entries of every incident edge against every label of the other end, in edge order,
+// contiguous (a `to` end reads its matrix by column once here instead of per pair), and each
+// row's sum. Entry-wise b <= a implies sum(b) <= sum(a) (floating-point addition in the same order
+// is monotone, +inf included), so the sums reject most pairs before their rows are read.
+struct LabelRows {
+  std::size_t width = 0;
+  std::vector<double> entries;  // label-major: [label * width + k]
+  std::vector<double> sums;
+
+  LabelRows(const WorkGraph& g, NodeIndex v) {
+    const WorkNode& n = g.nodes[v];
+    for (std::int32_t id : n.edges) {
+      width += static_cast<std::size_t>(g.nodes[g.other(g.edges[id], v)].size());
+    }
+    const auto labels = static_cast<std::size_t>(n.size());
+    entries.resize(labels * width);
+    std::size_t offset = 0;
+    for (std::int32_t id : n.edges) {
+      // Read each matrix in its own order: by rows at the `from` end, by columns at the `to` end.
+      const WorkEdge& e = g.edges[id];
+      const auto other = static_cast<std::size_t>(g.nodes[g.other(e, v)].size());
+      const double* m = e.cost.data();
+      for (std::size_t i = 0; i < labels * other; ++i) {
+        const std::size_t l = e.from == v ? i / other : i % labels;
+        const std::size_t o = e.from == v ? i % other : i / labels;
+        entries[l * width + offset + o] = m[i];
+      }
+      offset += other;
+    }
+    sums.assign(labels, 0.0);
+    for (std::size_t l = 0; l < labels; ++l) {
+      for (std::size_t k = 0; k < width; ++k) sums[l] += entries[l * width + k];
+    }
+  }
+};
+
 // Label b dominates label a of node v (see simplify.h); identical labels: the lower index wins.
-bool dominates(const WorkGraph& g, NodeIndex v, const std::vector<int>& direction, std::int32_t b,
-               std::int32_t a) {
-  const WorkNode& n = g.nodes[v];
+bool dominates(const WorkNode& n, const LabelRows& rows, const std::vector<int>& direction,
+               std::int32_t b, std::int32_t a) {
   if (!(n.cost[b] <= n.cost[a])) return false;
+  if (!(rows.sums[static_cast<std::size_t>(b)] <= rows.sums[static_cast<std::size_t>(a)])) {
+    return false;
+  }
   bool strict = n.cost[b] < n.cost[a];
   for (std::size_t r = 0; r < direction.size(); ++r) {
     if (direction[r] < 0 || n.bytes[r].empty()) continue;
@@ -212,25 +251,23 @@ bool dominates(const WorkGraph& g, NodeIndex v, const std::vector<int>& directio
     if (direction[r] == 2 && xb != xa) return false;
     strict = strict || xb != xa;
   }
-  for (std::int32_t id : n.edges) {
-    const WorkEdge& e = g.edges[id];
-    const std::int32_t other = g.nodes[g.other(e, v)].size();
-    for (std::int32_t o = 0; o < other; ++o) {
-      const double cb = g.entry(e, v, b, o), ca = g.entry(e, v, a, o);
-      if (!(cb <= ca)) return false;
-      strict = strict || cb < ca;
-    }
+  const double* rb = rows.entries.data() + static_cast<std::size_t>(b) * rows.width;
+  const double* ra = rows.entries.data() + static_cast<std::size_t>(a) * rows.width;
+  for (std::size_t k = 0; k < rows.width; ++k) {
+    if (!(rb[k] <= ra[k])) return false;
   }
-  return strict || b < a;
+  if (strict || b < a) return true;
+  return !std::equal(rb, rb + rows.width, ra);
 }
 
 std::vector<char> dominated_labels(const WorkGraph& g, NodeIndex v,
                                    const std::vector<int>& direction) {
   const WorkNode& n = g.nodes[v];
+  const LabelRows rows(g, v);
   std::vector<char> gone(static_cast<std::size_t>(n.size()), 0);
   for (std::int32_t a = 0; a < n.size(); ++a) {
     for (std::int32_t b = 0; b < n.size() && !gone[a]; ++b) {
-      if (b != a && !gone[b] && dominates(g, v, direction, b, a)) gone[a] = 1;
+      if (b != a && !gone[b] && dominates(n, rows, direction, b, a)) gone[a] = 1;
     }
   }
   return gone;

@@ -26,7 +26,10 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
   if (options.step == StepModel::kPlanTotal) {
     e = plan_total(plan);
   } else {
-    auto timeline = sim::simulate_step(plan, options.timeline);
+    // A sweep reads the step's figures only.
+    sim::TimelineOptions timeline_options = options.timeline;
+    timeline_options.step_only = true;
+    auto timeline = sim::simulate_step(plan, timeline_options);
     if (timeline.ok()) {
       e.step_time_us = timeline->step_time_us;
       e.compute_us = timeline->compute_us;

@@ -261,6 +261,46 @@ TEST_CASE("timeline: sibling groups of one step share a node's NIC") {
   CHECK(tl.step_time_us == doctest::Approx(10 + latency + 4 * (100 - latency)));
 }
 
+TEST_CASE("timeline: step_only gives the full run's figures, critical rank included") {
+  // dp x tp = 2 x 6 on 8-GPU nodes with one NIC: ranks 0-7 on node 0, 8-11 on node 1. The dp
+  // groups {0, 6} and {1, 7} stay on node 0 (NVLink); {2, 8} .. {5, 11} cross and share both
+  // NICs (4 at once), so ranks 2-5 and 8-11 end last and the critical rank is 2, not 0.
+  cost::HardwareProfile hw = testing::profile("h100-dgx");
+  hw.node.nics_per_node = 1;
+  PlanBuilder b({2, 6}, {"dp", "tp"}, 8);
+  const auto x = b.op("x", 5, {});
+  const auto y = b.op("y", 5, {x});
+  b.redistribute(y, 0, {all_gather({0}, 100)});
+  b.op("z", 7, {y});
+  TimelineOptions o;
+  o.hardware = hw;
+  const plan::Plan uneven = b.build();
+  const Timeline full = simulate(uneven, o);
+  CHECK(full.critical_rank == 2);
+  CHECK(full.ranks[0].end_us < full.step_time_us);
+  // The same with a tp all-gather after z: every tp group holds a slow rank, so all end alike.
+  const auto w = b.op("w", 3, {b.op("z2", 7, {y})});
+  b.redistribute(w, 0, {all_gather({1}, 40)});
+  for (const plan::Plan& plan :
+       {uneven, b.build(), contended_plan(30, 30, 15), contended_plan(10, 40, 0),
+        layered_plan(3, 10, 15), testing::small_model_plan()}) {
+    const Timeline all = simulate(plan, o);
+    TimelineOptions step = o;
+    step.step_only = true;
+    auto only = simulate_step(plan, step);
+    REQUIRE(only.ok());
+    CHECK(only->step_time_us == all.step_time_us);
+    CHECK(only->critical_rank == all.critical_rank);
+    CHECK(only->compute_us == all.compute_us);
+    CHECK(only->communication_us == all.communication_us);
+    CHECK(only->exposed_communication_us == all.exposed_communication_us);
+    REQUIRE(only->ranks.size() == 1);
+    CHECK(only->ranks[0] == all.ranks[static_cast<std::size_t>(all.critical_rank)]);
+    CHECK(only->critical_path.empty());
+    CHECK(only->events.empty());
+  }
+}
+
 TEST_CASE("timeline: gradient reduce-scatters overlap the rest of the backward") {
   // Backward of two layers: g1 (30) makes layer 1's gradient, reduce-scattered (25) to its
   // output while g0 (30) runs; g0's reduce-scatter is exposed.
