@@ -131,10 +131,12 @@ const plan::Plan& synthetic_plan() {
   return plan;
 }
 
-void BM_Timeline(benchmark::State& state, bool contention) {
+// `step_only`: the step's figures alone, as the sweep asks (its baseline: the full run above it).
+void BM_Timeline(benchmark::State& state, bool contention, bool step_only) {
   const plan::Plan& plan = synthetic_plan();
   TimelineOptions o;
   o.contention = contention;
+  o.step_only = step_only;
   std::int64_t pairs = 0;
   double step = 0;
   for (auto _ : state) {
@@ -153,8 +155,15 @@ void BM_Timeline(benchmark::State& state, bool contention) {
   state.counters["rank_tasks"] = static_cast<double>(pairs);
   state.counters["step_ms"] = step / 1000;
 }
-BENCHMARK_CAPTURE(BM_Timeline, contention, true)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Timeline, no_contention, false)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Timeline, contention, true, false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Timeline, contention_step_only, true, true)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Timeline, no_contention, false, false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Baseline: a bare heap of as many (time, seq) events as the simulator's (rank, task) pairs.
 void BM_TimelineHeapBaseline(benchmark::State& state) {
