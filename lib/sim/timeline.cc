@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <tuple>
 
 #include "sim/link_sharing.h"
@@ -183,15 +184,6 @@ SummaryKey key_of(const RankSummary& s) {
           s.idle_us, s.stream_busy_us};
 }
 
-// The step's figures: those of the critical rank.
-void fill_critical(Timeline& tl, const RankSummary& crit) {
-  tl.step_time_us = crit.end_us;
-  tl.critical_rank = crit.rank;
-  tl.compute_us = crit.compute_busy_us;
-  tl.communication_us = crit.communication_busy_us;
-  tl.exposed_communication_us = crit.exposed_communication_us;
-}
-
 }  // namespace
 
 core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptions& options) {
@@ -202,21 +194,21 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
              run_step_engine(tl.program, links, options.contention, options.max_rank_tasks));
   const std::size_t slots = tl.program.ranks.size();
   tl.simulated_tasks = static_cast<std::int64_t>(slots) * run.tasks;
-  if (options.step_only) {
-    // The critical slot from the ends, then its summary alone.
-    const std::size_t critical = slots == 0 ? 0 : last_slot(run);
-    if (slots > 0) tl.ranks = summarize(tl.program, run, {critical});
-    fill_critical(tl, tl.ranks.empty() ? RankSummary{} : tl.ranks.front());
-    return tl;
+  // The critical slot from the task ends; then its summary alone (step_only) or every slot's.
+  const std::size_t critical = last_slot(run);
+  std::vector<std::size_t> wanted{critical};
+  if (!options.step_only) {
+    wanted.resize(slots);
+    std::iota(wanted.begin(), wanted.end(), std::size_t{0});
   }
-  std::vector<std::size_t> all(slots);
-  for (std::size_t s = 0; s < slots; ++s) all[s] = s;
-  tl.ranks = summarize(tl.program, run, all);
-  std::size_t critical = 0;
-  for (std::size_t s = 0; s < slots; ++s) {
-    if (tl.ranks[s].end_us > tl.ranks[critical].end_us) critical = s;
-  }
-  fill_critical(tl, tl.ranks[critical]);
+  tl.ranks = summarize(tl.program, run, wanted);
+  const RankSummary& crit = tl.ranks[options.step_only ? 0 : critical];
+  tl.step_time_us = crit.end_us;
+  tl.critical_rank = crit.rank;
+  tl.compute_us = crit.compute_busy_us;
+  tl.communication_us = crit.communication_busy_us;
+  tl.exposed_communication_us = crit.exposed_communication_us;
+  if (options.step_only) return tl;
   if (run.tasks > 0) tl.critical_path = critical_path(tl.program, run, critical);
 
   // Ranks whose events are kept: all, or the lowest rank of each of the first trace_ranks
