@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "solve/elimination_order.h"
 
@@ -36,21 +37,25 @@ class GroupBuilder {
     }
   }
 
-  // Interior positions: local in every block and identical to block 0.
-  std::vector<char> interior() const {
+  // Per position and block b: the end of the run of blocks from b on in which the position's node
+  // is local (its factors touch only its own block) with factors identical from block to block;
+  // b itself when it is not local there. The position is interior to the group of blocks
+  // [first, end) exactly when end <= reach[position][first].
+  std::vector<std::vector<std::size_t>> reach() const {
     const std::size_t size = group_.blocks[0].size();
-    std::vector<char> out(size, 1);
+    const std::size_t n = group_.blocks.size();
+    std::vector<std::vector<std::size_t>> out(size, std::vector<std::size_t>(n));
     for (std::size_t p = 0; p < size; ++p) {
-      Incident first;
-      for (std::size_t b = 0; b < group_.blocks.size() && out[p]; ++b) {
+      Incident next;
+      for (std::size_t b = n; b-- > 0;) {
         Incident inc;
         if (!incident(group_.blocks[b][p], static_cast<std::int32_t>(b), inc)) {
-          out[p] = 0;
-        } else if (b == 0) {
-          first = std::move(inc);
+          out[p][b] = b;
         } else {
-          out[p] = matches(first, inc) ? 1 : 0;
+          const bool joins = b + 1 < n && out[p][b + 1] > b + 1 && matches(inc, next);
+          out[p][b] = joins ? out[p][b + 1] : b + 1;
         }
+        next = std::move(inc);
       }
     }
     return out;
@@ -132,6 +137,47 @@ std::vector<std::int32_t> block_domains(const GroupShape& shape, const EnginePro
   return domains;
 }
 
+// One way to decompose a group: its blocks (the group's, or trimmed at either end), interiors,
+// elimination order and the residual tables' scopes (positions).
+struct Candidate {
+  GroupShape shape;
+  OrderPlan order;
+  std::vector<std::vector<std::int32_t>> residual;
+  double work = 0;  // planned: the interior once, the dropped blocks unrolled, the residual copies
+};
+
+// `interior`: GroupBuilder's for `group`.
+std::optional<Candidate> candidate(const RepeatGroup& group, std::vector<char> interior,
+                                   const EngineProblem& full,
+                                   const std::vector<std::vector<std::int32_t>>& touching,
+                                   const EngineOptions& options, std::size_t dropped) {
+  Candidate c;
+  c.shape.blocks = group.blocks;
+  c.shape.interior = std::move(interior);
+  if (std::none_of(c.shape.interior.begin(), c.shape.interior.end(),
+                   [](char i) { return i != 0; })) {
+    return std::nullopt;
+  }
+  std::vector<std::vector<std::int32_t>> scopes;
+  for (const Factor& f : local_factors(c.shape, full, touching)) scopes.push_back(f.scope);
+  const std::vector<char> eliminable(c.shape.interior.begin(), c.shape.interior.end());
+  const std::vector<std::int32_t> domains = block_domains(c.shape, full);
+  c.order = plan_order(domains, scopes, eliminable);
+  if (c.order.max_message_entries > static_cast<double>(options.max_table_entries)) {
+    return std::nullopt;
+  }
+  c.residual = remaining_scopes(scopes, c.order.order, c.shape.blocks[0].size());
+  double residual_entries = 0;
+  for (const auto& r : c.residual) {
+    double entries = 1;
+    for (std::int32_t pos : r) entries *= domains[static_cast<std::size_t>(pos)];
+    residual_entries += entries;
+  }
+  c.work = c.order.total_work * static_cast<double>(1 + dropped) +
+           residual_entries * static_cast<double>(c.shape.blocks.size());
+  return c;
+}
+
 }  // namespace
 
 std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
@@ -143,30 +189,44 @@ std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
   double work = 0;                                       // planned work of the decomposition
   for (const RepeatGroup& group : repeats) {
     if (group.blocks.size() < 2 || group.blocks[0].empty()) continue;
-    GroupShape shape;
-    shape.blocks = group.blocks;
-    shape.interior = GroupBuilder(full, group, touching).interior();
-    if (std::none_of(shape.interior.begin(), shape.interior.end(), [](char c) { return c != 0; })) {
-      continue;
+    // The whole group, or without its first and / or last block (an end block whose neighbours
+    // differ can make a position a port in every block): the least planned work; ties to the
+    // fewest blocks dropped, then to dropping the first.
+    // A trim that leaves the interior as it was only adds work: it is not planned.
+    std::optional<Candidate> best;
+    std::vector<char> whole;
+    const auto reach = GroupBuilder(full, group, touching).reach();
+    constexpr std::size_t kTrims[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};  // (first, last)
+    for (const auto& [first, last] : kTrims) {
+      const std::size_t n = group.blocks.size();
+      if (n < first + last + 2) continue;
+      std::vector<char> interior(reach.size());
+      for (std::size_t p = 0; p < reach.size(); ++p) interior[p] = n - last <= reach[p][first];
+      if (first + last == 0) {
+        whole = interior;
+      } else if (interior == whole) {
+        continue;
+      }
+      RepeatGroup trimmed;
+      trimmed.blocks.assign(group.blocks.begin() + static_cast<std::ptrdiff_t>(first),
+                            group.blocks.end() - static_cast<std::ptrdiff_t>(last));
+      auto c = candidate(trimmed, std::move(interior), full, touching, options, first + last);
+      if (c && (!best || c->work < best->work)) best = std::move(c);
     }
-    std::vector<std::vector<std::int32_t>> scopes;
-    for (const Factor& f : local_factors(shape, full, touching)) scopes.push_back(f.scope);
-    const std::vector<char> eliminable(shape.interior.begin(), shape.interior.end());
-    OrderPlan order = plan_order(block_domains(shape, full), scopes, eliminable);
-    if (order.max_message_entries > static_cast<double>(options.max_table_entries)) continue;
-    work += order.total_work;
-    const auto residual = remaining_scopes(scopes, order.order, shape.blocks[0].size());
+    if (!best) continue;
+    GroupShape& shape = best->shape;
+    work += best->order.total_work;
     for (const auto& block : shape.blocks) {
       for (std::size_t k = 0; k < block.size(); ++k) {
         if (!shape.interior[k]) continue;
         for (std::int32_t id : touching[block[k]]) absorbed[id] = 1;
       }
-      for (const auto& r : residual) {
+      for (const auto& r : best->residual) {
         global_scopes.emplace_back();
         for (std::int32_t pos : r) global_scopes.back().push_back(block[pos]);
       }
     }
-    shape.order = std::move(order.order);
+    shape.order = std::move(best->order.order);
     shapes.push_back(std::move(shape));
   }
   if (shapes.empty()) return shapes;

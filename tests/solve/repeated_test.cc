@@ -23,6 +23,7 @@ struct RepeatedSpec {
   bool memory = false;
   bool follower = false;        // node 1 follows node 0 in every block
   bool break_symmetry = false;  // a pin on block 1's node 1 only
+  int odd_block = -1;           // this block's node 1 costs 1 more in its label 0
   std::uint64_t seed = 1;
 };
 
@@ -63,6 +64,7 @@ Problem repeated(const RepeatedSpec& s) {
       std::string name = "b";
       name += std::to_string(b * 10 + k);
       p.nodes.push_back({name, unary[k]});
+      if (b == s.odd_block && k == 1) p.nodes.back().cost_us[0] += 1;
     }
     const auto& blk = group.blocks.back();
     for (std::size_t e = 0; e < inner.size(); ++e) {
@@ -160,6 +162,37 @@ TEST_CASE("repeated layers: LLaMA-shaped stacks, shared == unrolled, with a bind
     CHECK(shared->stats.repeat_blocks == 4);
     CHECK(shared->stats.repeat_interior_nodes > 4 * 15);
     CHECK(evaluate(p, shared->labels)->feasible());
+  }
+}
+
+// An end block unlike the others (the last layer feeding a final norm, say) would make its
+// unlike position a port of every block; the group is shared without that block instead, which
+// is still exact.
+TEST_CASE("repeated layers: an unlike first or last block is left out of the shared interior") {
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    RepeatedSpec spec;
+    spec.seed = seed;
+    spec.size = 4;
+    spec.blocks = 5;
+    spec.memory = seed % 2 == 0;
+    spec.odd_block = seed % 4 < 2 ? 0 : spec.blocks - 1;
+    const Problem p = repeated(spec);
+    REQUIRE(validate(p).ok());
+    SolveOptions exploit;
+    exploit.bound_fixing = BoundFixing::kOff;
+    SolveOptions unroll = exploit;
+    unroll.repeats = RepeatMode::kUnroll;
+    auto shared = make_exact_solver()->solve(p, exploit);
+    auto flat = make_exact_solver()->solve(p, unroll);
+    INFO("seed " << seed << ", unlike block " << spec.odd_block);
+    REQUIRE_MESSAGE(flat.ok(), flat.error().message);
+    REQUIRE_MESSAGE(shared.ok(), shared.error().message);
+    CHECK(shared->objective_us == flat->objective_us);
+    CHECK(shared->optimal);
+    CHECK(evaluate(p, shared->labels)->feasible());
+    // Nodes 1 and 2 of the four like blocks are eliminated once; the unlike block is unrolled.
+    CHECK(shared->stats.repeat_blocks == 4);
+    CHECK(shared->stats.repeat_interior_nodes == 4 * 2);
   }
 }
 
