@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
+
+#include "solve/min_kernels.h"
 
 namespace dtplan::solve::detail {
 
@@ -15,29 +16,6 @@ struct Incidence {
   std::int32_t edge = 0;
   bool is_from = false;  // this node is the edge's producer
 };
-
-// min_b (x[b] - y[b]) (+inf for n = 0), two lanes at a time: the minimum is the same in any
-// order, and the compiler does not vectorise a floating-point min reduction by itself.
-double min_difference(const double* x, const double* y, std::size_t n) {
-  using V2 = double __attribute__((vector_size(16)));
-  V2 m0 = {kInf, kInf};
-  V2 m1 = m0;
-  std::size_t b = 0;
-  for (; b + 4 <= n; b += 4) {
-    V2 x0, x1, y0, y1;
-    std::memcpy(&x0, x + b, sizeof x0);
-    std::memcpy(&x1, x + b + 2, sizeof x1);
-    std::memcpy(&y0, y + b, sizeof y0);
-    std::memcpy(&y1, y + b + 2, sizeof y1);
-    const V2 d0 = x0 - y0;
-    const V2 d1 = x1 - y1;
-    m0 = d0 < m0 ? d0 : m0;
-    m1 = d1 < m1 ? d1 : m1;
-  }
-  double m = std::min(std::min(m0[0], m0[1]), std::min(m1[0], m1[1]));
-  for (; b < n; ++b) m = std::min(m, x[b] - y[b]);
-  return m;
-}
 
 class Messages {
  public:
@@ -211,17 +189,11 @@ class Messages {
       std::vector<double>& w = masked_;
       w.resize(lt);
       for (std::size_t b = 0; b < lt; ++b) w[b] = live[b] ? lw[b] : -kInf;
-      rows.assign(lf, kInf);
-      for (std::size_t a = 0; a < lf; ++a) {
-        rows[a] = min_difference(&e.cost_us[a * lt], w.data(), lt);
-      }
+      rows.resize(lf);
+      row_minima_less(e.cost_us.data(), w.data(), lf, lt, rows.data());
     } else {
-      rows.assign(lt, kInf);
-      for (std::size_t b = 0; b < lf; ++b) {
-        if (!live[b]) continue;
-        const double* row = &e.cost_us[b * lt];
-        for (std::size_t a = 0; a < lt; ++a) rows[a] = std::min(rows[a], row[a] - lw[b]);
-      }
+      rows.resize(lt);
+      column_minima_less(e.cost_us.data(), lw.data(), live.data(), lf, lt, rows.data());
     }
   }
 

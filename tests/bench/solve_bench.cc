@@ -1,7 +1,8 @@
 // Solver benchmarks on synthetic problems shaped like LLaMA3 (solve/generate.h): the exact solver
 // with and without the repeated-layer path and with a binding parameter-memory row, the greedy
 // baseline, and the exact solver against CBC (AutoParallel's ILP) on the same 2-layer problem in
-// the same run, reported as a time ratio.
+// the same run, reported as a time ratio; and the LP bound's kernels (solve/min_kernels.h) in each
+// build this CPU runs, the baseline (SSE2) last, on one edge matrix of n x n labels.
 //
 //   scripts/bench.sh Solve            # every benchmark below
 //   scripts/bench.sh ExactVsCbc       # the CBC comparison only (CBC takes tens of seconds)
@@ -9,9 +10,11 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <vector>
 
 #include "solve/generate.h"
 #include "solve/ilp_solver.h"
+#include "solve/min_kernels.h"
 #include "solve/solver.h"
 
 namespace dtplan::solve {
@@ -115,6 +118,30 @@ void BM_SolveExactVsCbc_2Layers(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SolveExactVsCbc_2Layers)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kSecond);
+
+// range(0): the variant (0: the one used; the baseline is the last), range(1): labels per end.
+void BM_MinKernels(benchmark::State& state) {
+  const auto& variants = detail::min_kernel_variants();
+  const auto v = static_cast<std::size_t>(state.range(0));
+  if (v >= variants.size()) {
+    state.SkipWithError("this CPU has fewer builds");
+    return;
+  }
+  const auto n = static_cast<std::size_t>(state.range(1));
+  std::vector<double> m(n * n), w(n), out(n);
+  for (std::size_t i = 0; i < m.size(); ++i) m[i] = static_cast<double>((i * 7919) % 1009);
+  for (std::size_t i = 0; i < n; ++i) w[i] = static_cast<double>((i * 31) % 17);
+  const std::vector<char> live(n, 1);
+  for (auto _ : state) {
+    variants[v].rows(m.data(), w.data(), n, n, out.data());
+    benchmark::DoNotOptimize(out.data());
+    variants[v].columns(m.data(), w.data(), live.data(), n, n, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetLabel(variants[v].name);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(2 * n * n));
+}
+BENCHMARK(BM_MinKernels)->ArgsProduct({{0, 1, 2}, {32, 128}});
 
 }  // namespace
 }  // namespace dtplan::solve
