@@ -266,7 +266,8 @@ class DeadlineCheck {
 }  // namespace
 
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
-                     bool tight_only, const EdgeMessages* warm, double enough_us) {
+                     bool tight_only, const EdgeMessages* warm, double enough_us,
+                     double relative_gap) {
   Messages m(problem);
   if (warm != nullptr && warm->size() == problem.edges.size()) m.load(*warm);
   const auto n = static_cast<NodeIndex>(problem.nodes.size());
@@ -285,6 +286,10 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
       if (cost < out.upper_us) {
         out.upper_us = cost;
         out.labels = std::move(y);
+        // Within the gap of a labelling meeting the memory rows: close enough for the caller.
+        if (relative_gap > 0 && meets_memory(problem.memory, out.labels)) {
+          enough_us = std::min(enough_us, cost - relative_gap * std::fabs(cost));
+        }
       }
     }
     const double gained = lb - out.lower_bound_us;

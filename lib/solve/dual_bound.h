@@ -57,10 +57,13 @@ struct DualBound {
 // repeated in every pass left, would not close the gap to the labelling. `warm`, when given (one
 // entry per edge, each end sized like its node; non-finite values read as 0), is the λ the passes
 // start from instead of 0: the messages of a similar problem converge in fewer passes. The
-// passes also stop once LB reaches `enough_us` (the caller's labelling is then close enough).
+// passes also stop once LB reaches `enough_us` (the caller's labelling is then close enough), or,
+// with `relative_gap` > 0, once LB is within that fraction of a decoded labelling's cost that
+// meets the memory rows (then the returned labels).
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
                      bool tight_only = false, const EdgeMessages* warm = nullptr,
-                     double enough_us = std::numeric_limits<double>::infinity());
+                     double enough_us = std::numeric_limits<double>::infinity(),
+                     double relative_gap = 0);
 
 // The LP bound of `problem` with its memory rows priced in (a Lagrangian relaxation): every
 // labelling that meets row r (bytes <= high_r) costs at least LP(U + Σ_r μ_r bytes_r) - Σ_r μ_r

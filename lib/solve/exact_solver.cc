@@ -83,15 +83,29 @@ EngineSolution solve_problem(const detail::EngineProblem& problem,
   return sol;
 }
 
+// When to stop a solve short of its proof: a labelling costing at most `incumbent_us` is known
+// (found elsewhere), and the caller is content within SolveOptions::relative_gap of the bound.
+struct GapStop {
+  double incumbent_us = kForbidden;
+  double relative_gap = 0;
+  [[nodiscard]] bool reached(double best_us, double bound) const {
+    const double upper = std::min(incumbent_us, best_us);
+    return relative_gap > 0 && upper < kForbidden &&
+           upper - bound <= relative_gap * std::fabs(upper);
+  }
+};
+
 // The memory-aware solve once the relaxation violated a row: the Lagrangian dual gives a bound,
 // multipliers and usually an incumbent; then exact solves over growing windows
 // L(μ) <= cost + μ·bytes <= threshold prove the optimum (see lagrange.h and window.h): the best
 // labelling found in a window is optimal as soon as its cost is at most threshold - offset, since
-// every labelling outside the window costs more than that.
+// every labelling outside the window costs more than that (so the optimum costs at least the less
+// of the two: a bound, raised window by window). Stops early, incomplete, once `stop` is reached.
 EngineSolution solve_with_memory(const detail::EngineProblem& full,
                                  const std::vector<detail::GroupShape>& shapes,
                                  const EngineOptions& eo, SolverStats& stats,
-                                 const EngineSolution& relaxed, double& bound) {
+                                 const EngineSolution& relaxed, double& bound,
+                                 const GapStop& stop) {
   auto scalar = [&](const detail::EngineProblem& p) { return solve_problem(p, shapes, eo, stats); };
   const detail::DualResult dual =
       detail::lagrangian_dual(full, scalar, eo.limits.deadline, &relaxed);
@@ -102,6 +116,7 @@ EngineSolution solve_with_memory(const detail::EngineProblem& full,
     best.assignment = dual.labels;
     best.value_us = dual.cost_us;
   }
+  if (stop.reached(best.value_us, bound)) return best;  // incomplete: within the gap
   detail::EngineProblem filtered = full;
   filtered.memory.multiplier = dual.multiplier;
   const double offset = detail::multiplier_offset(full.memory, dual.multiplier);
@@ -145,6 +160,8 @@ EngineSolution solve_with_memory(const detail::EngineProblem& full,
       best.complete = true;
       return best;
     }
+    bound = std::max(bound, std::min(threshold - offset, best.value_us));
+    if (stop.reached(best.value_us, bound)) return best;
     if (!best.found && std::isinf(window)) {
       best.complete = true;  // nothing fits the memory rows at all
       return best;
@@ -212,15 +229,6 @@ core::Error infeasible(const detail::EngineProblem& full, const std::vector<Memo
   return core::Error::unsupported("infeasible: every labelling uses a forbidden label or pair");
 }
 
-bool meets_memory(const std::vector<MemoryRow>& rows, const std::vector<std::int32_t>& labels) {
-  for (const MemoryRow& row : rows) {
-    std::int64_t total = 0;
-    for (const MemoryTerm& t : row.terms) total += t.bytes[labels[t.node]];
-    if (total < row.low_bytes || total > row.high_bytes) return false;
-  }
-  return true;
-}
-
 Remap identity_remap(const Problem& problem) {
   Remap r;
   r.original_nodes = static_cast<std::int32_t>(problem.nodes.size());
@@ -245,7 +253,7 @@ struct ReducedSolve {
 };
 
 ReducedSolve solve_reduced(Problem problem, const SolveOptions& options, const EngineOptions& eo,
-                           SolverStats& stats) {
+                           SolverStats& stats, double incumbent_us = kForbidden) {
   ReducedSolve r;
   r.rows = problem.memory;
   const std::vector<RepeatGroup> repeats = problem.repeats;
@@ -262,7 +270,8 @@ ReducedSolve solve_reduced(Problem problem, const SolveOptions& options, const E
   if (r.sol.found && !meets_memory(r.rows, r.sol.assignment)) {
     if (r.sol.complete) {
       const EngineSolution relaxed = std::move(r.sol);
-      r.sol = solve_with_memory(r.full, shapes, eo, stats, relaxed, r.bound);
+      r.sol = solve_with_memory(r.full, shapes, eo, stats, relaxed, r.bound,
+                                GapStop{incumbent_us, options.relative_gap});
     } else {
       r.sol.found = false;  // stopped: the relaxed labelling is no answer
     }
@@ -386,11 +395,12 @@ std::optional<detail::EdgeMessages> offer_short_chain(Answer& a, const Problem& 
   return detail::lengthen_messages(*chain, d.messages);
 }
 
-// The plain exact solve, as an Answer.
+// The plain exact solve, as an Answer; `incumbent_us`: the cost of a labelling known elsewhere
+// (the memory-aware solve may stop within SolveOptions::relative_gap of it).
 Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOptions& eo,
-                   SolverStats& stats) {
+                   SolverStats& stats, double incumbent_us = kForbidden) {
   Answer a;
-  a.last = solve_reduced(std::move(problem), options, eo, stats);
+  a.last = solve_reduced(std::move(problem), options, eo, stats, incumbent_us);
   const EngineSolution& sol = a.last.sol;
   a.bound = std::max(a.last.bound, sol.lower_bound_us);
   a.stop = sol.stop;
@@ -430,8 +440,8 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
   }
   detail::DualBound computed;
   if (given == nullptr) {
-    // The passes may stop once the bound settles the labelling at hand: proves it optimal, or
-    // within the gap asked for.
+    // The passes may stop once the bound settles the labelling at hand, or one they decode:
+    // proves it optimal, or within the gap asked for.
     double enough = kForbidden;
     if (!a.labels.empty()) {
       const double c = a.cost_us;
@@ -439,7 +449,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     }
     computed = detail::dual_bound(problem, bound_passes(problem, use == BoundUse::kWindows),
                                   eo.limits.deadline, use == BoundUse::kTightOnly,
-                                  warm ? &*warm : nullptr, enough);
+                                  warm ? &*warm : nullptr, enough, options.relative_gap);
   }
   const detail::DualBound& d = given != nullptr ? *given : computed;
   stats.dual_passes = d.passes;
@@ -465,12 +475,13 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
   if (!usable || use != BoundUse::kWindows) {
     // No labelling to measure windows against, or no windows wanted: the whole problem, with
     // the LP bound and labelling kept (the better one where the solve stops early).
-    Answer plain = solve_plain(std::move(problem), options, eo, stats);
+    Answer plain = solve_plain(std::move(problem), options, eo, stats, a.cost_us);
     plain.bound = std::max(plain.bound, lb);
     if (!a.labels.empty() && (plain.labels.empty() || a.cost_us < plain.cost_us)) {
       plain.labels = std::move(a.labels);
       plain.cost_us = a.cost_us;
     }
+    if (!plain.optimal) close_enough(plain, options);
     return plain;
   }
   // Memory-bound (the LP's labelling breaks a row, so its bound ignores what meeting it costs):
@@ -580,6 +591,7 @@ class ExactSolver final : public Solver {
       DTPLAN_TRY(a, solve_fixed(std::move(s.problem), options, eo, out.stats, use));
     } else {
       a = solve_plain(std::move(s.problem), options, eo, out.stats);
+      if (!a.optimal) close_enough(a, options);
     }
     if (a.within_gap) out.stats.stop_reason = "gap";
     if (a.stop == detail::RunStatus::kTimeLimit) out.stats.stop_reason = "time_limit";

@@ -193,6 +193,15 @@ core::Status validate(const Problem& problem) {
   return check_repeats(problem);
 }
 
+bool meets_memory(const std::vector<MemoryRow>& rows, const std::vector<LabelIndex>& labels) {
+  for (const MemoryRow& row : rows) {
+    std::int64_t total = 0;
+    for (const MemoryTerm& t : row.terms) total += t.bytes[labels[t.node]];
+    if (total < row.low_bytes || total > row.high_bytes) return false;
+  }
+  return true;
+}
+
 ProblemSize problem_size(const Problem& problem) {
   ProblemSize size{static_cast<std::int64_t>(problem.nodes.size()),
                    static_cast<std::int64_t>(problem.edges.size()), 0};

@@ -42,10 +42,10 @@ struct Node {
 };
 
 struct Edge {
-  NodeIndex from = 0;           // producer
-  NodeIndex to = 0;             // consumer
-  std::int32_t slot = 0;        // consumer argument position; (to, slot) is unique
-  Matrix cost_us;               // row-major: [label(from) * labels(to) + label(to)]
+  NodeIndex from = 0;     // producer
+  NodeIndex to = 0;       // consumer
+  std::int32_t slot = 0;  // consumer argument position; (to, slot) is unique
+  Matrix cost_us;         // row-major: [label(from) * labels(to) + label(to)]
   bool operator==(const Edge&) const = default;
 };
 
@@ -108,6 +108,9 @@ inline double pair_cost(const Problem& problem, const Edge& edge, LabelIndex fro
 // disjoint, of equal size, with equal label counts at corresponding positions.
 // Errors (kBadInput) name the item: "edge 3 (n1 -> n2): matrix has 5 entries, expected 6".
 core::Status validate(const Problem& problem);
+
+// Whether every memory row's bytes at `labels` (one per node) lie within [low, high].
+bool meets_memory(const std::vector<MemoryRow>& rows, const std::vector<LabelIndex>& labels);
 
 // Totals for reports: nodes, edges and Σ labels.
 struct ProblemSize {

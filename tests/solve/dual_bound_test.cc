@@ -190,6 +190,23 @@ TEST_CASE("dual bound: the passes stop once the bound reaches enough_us") {
   CHECK(stopped_sooner > 0);
 }
 
+TEST_CASE("dual bound: with a relative gap, the passes stop within it of a decoded labelling") {
+  // The frustrated grids (no memory rows: every decoded labelling qualifies), gap 20%: the run
+  // stops at the first pass whose bound is within 20% of its labelling, sooner than without.
+  int stopped_sooner = 0;
+  for_each_frustrated_grid([&](const Problem& p, double best) {
+    const DualBound full = dual_bound(p, 60, kNoDeadline);
+    const DualBound early = dual_bound(p, 60, kNoDeadline, false, nullptr, kForbidden, 0.2);
+    CHECK(early.passes <= full.passes);
+    CHECK(early.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
+    if (early.passes < full.passes) {
+      CHECK(early.upper_us - early.lower_bound_us <= 0.2 * std::fabs(early.upper_us));
+      ++stopped_sooner;
+    }
+  });
+  CHECK(stopped_sooner > 0);
+}
+
 TEST_CASE("dual bound: any warm start is sound; its own messages restart at the bound") {
   // Random and non-finite λ still bound every labelling from below (any λ is a
   // reparametrization); a run started from a converged run's messages reaches that run's bound

@@ -252,6 +252,46 @@ TEST_CASE("exact: a relative gap stops within it, never past the optimum") {
   }
 }
 
+TEST_CASE("exact: a relative gap also stops the memory-bound solve (Lagrangian, then windows)") {
+  // Grids whose memory row binds, solved without the LP (the plain path) and by default (the LP
+  // first, the plain path where it is not tight): the same guarantees as above.
+  int stopped_plain = 0, bound_by_memory = 0;  // stopped by the gap without the LP
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    const Problem p = random_problem({.shape = Shape::kGrid,
+                                      .nodes = 9,
+                                      .min_labels = 3,
+                                      .max_labels = 4,
+                                      .memory_rows = 1,
+                                      .seed = seed});
+    const testing::BruteForceResult truth = testing::brute_force(p);
+    if (!truth.feasible) continue;
+    Problem free = p;
+    free.memory.clear();
+    if (testing::brute_force(free).objective_us < truth.objective_us) ++bound_by_memory;
+    for (BoundFixing fixing : {BoundFixing::kOff, BoundFixing::kAuto}) {
+      for (double gap : {0.0, 0.02, 0.2, 0.9}) {
+        CAPTURE(seed);
+        CAPTURE(gap);
+        SolveOptions o;
+        o.bound_fixing = fixing;
+        o.relative_gap = gap;
+        const Solution s = solve_ok(p, o);
+        CHECK(evaluate(p, s.labels)->feasible());
+        CHECK(s.objective_us >= truth.objective_us);
+        CHECK(s.lower_bound_us <= truth.objective_us);
+        CHECK(s.objective_us - s.lower_bound_us <= gap * s.objective_us + 1e-9);
+        if (gap == 0) CHECK(s.optimal);
+        if (!s.optimal) {
+          CHECK(s.stats.stop_reason == "gap");
+          if (fixing == BoundFixing::kOff) ++stopped_plain;
+        }
+      }
+    }
+  }
+  CHECK(bound_by_memory >= 4);
+  CHECK(stopped_plain > 0);
+}
+
 TEST_CASE("exact: windows on a memory-bound problem measure against the memory-priced LP bound") {
   // Random problems with a memory row: where the LP's labelling breaks it, the LP with the row
   // priced in (Lagrangian) bounds every labelling that meets it; the windows pin against that
