@@ -249,9 +249,11 @@ std::string header_text(const strategy::ModelPlan& mp) {
          " GPUs per node)\n# nodes " + std::to_string(plan.ops.size()) + ", strategies " +
          std::to_string(plan.strategies) + ", redistributions " +
          std::to_string(plan.redistributions.size()) + "\n# solver " + s.name +
-         (s.optimal ? " (optimal)" : "") + ": objective " + fixed(s.objective_us) +
-         " us, lower bound " + fixed(s.lower_bound_us) + " us, solve " + fixed(s.time_s, 3) +
-         " s, total " + fixed(mp.stats.total_s, 3) + " s\n";
+         (s.optimal               ? " (optimal)"
+          : s.stop_reason.empty() ? ""
+                                  : " (stopped: " + s.stop_reason + ")") +
+         ": objective " + fixed(s.objective_us) + " us, lower bound " + fixed(s.lower_bound_us) +
+         " us, solve " + fixed(s.time_s, 3) + " s, total " + fixed(mp.stats.total_s, 3) + " s\n";
 }
 
 // plan_io's summary (every plan field but ops and redistributions), plus where the time went
@@ -313,8 +315,9 @@ Action setup_plan(CLI::App& app) {
                  "Exact solver: stop once the plan is proven within this fraction of the optimum, "
                  "e.g. 1e-4 (0: prove the optimum)")
       ->capture_default_str();
-  app.add_option("--threads", o->threads,
-                 "Exact solver threads (0: one per hardware thread); the plan does not depend on it")
+  app.add_option(
+         "--threads", o->threads,
+         "Exact solver threads (0: one per hardware thread); the plan does not depend on it")
       ->capture_default_str();
   app.add_option("--bound-fixing", o->bound_fixing,
                  "Exact solver: drop labels an LP bound proves useless first (auto | on | off)")

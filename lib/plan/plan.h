@@ -74,6 +74,9 @@ struct SolverSummary {
   double objective_us = 0;
   double lower_bound_us = 0;
   bool optimal = false;
+  // Why an unproven solve stopped: "gap" (within the gap asked for), "time_limit" or
+  // "point_limit"; empty when it finished, or where a solver or an older plan file does not say.
+  std::string stop_reason;
   bool operator==(const SolverSummary&) const = default;
 };
 

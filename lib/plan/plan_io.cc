@@ -170,6 +170,9 @@ core::Result<SolverSummary> read_solver(const JsonReader& r, const Json& doc) {
   DTPLAN_TRY(s.objective_us, number_field(r, *j, "objective_us", "solver"));
   DTPLAN_TRY(s.lower_bound_us, number_field(r, *j, "lower_bound_us", "solver"));
   DTPLAN_TRY(s.optimal, field<bool>(r, *j, "optimal", "solver", &JsonReader::boolean));
+  if (j->contains("stop_reason")) {
+    DTPLAN_TRY(s.stop_reason, string_field(r, *j, "stop_reason", "solver"));
+  }
   return s;
 }
 
@@ -188,7 +191,8 @@ Json plan_summary_json(const Plan& plan) {
                    {"time_s", plan.solver.time_s},
                    {"objective_us", plan.solver.objective_us},
                    {"lower_bound_us", plan.solver.lower_bound_us},
-                   {"optimal", plan.solver.optimal}};
+                   {"optimal", plan.solver.optimal},
+                   {"stop_reason", plan.solver.stop_reason}};
   doc["cost"] = {{"compute_us", plan.cost.compute_us},
                  {"communication_us", plan.cost.communication_us},
                  {"redistribution_us", plan.cost.redistribution_us},

@@ -71,8 +71,12 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
   }
   const auto t4 = Clock::now();
 
-  out.plan.solver = {std::string(solver->name()), solution.time_s, solution.objective_us,
-                     solution.lower_bound_us, solution.optimal};
+  out.plan.solver = {std::string(solver->name()),
+                     solution.time_s,
+                     solution.objective_us,
+                     solution.lower_bound_us,
+                     solution.optimal,
+                     solution.optimal ? "" : solution.stats.stop_reason};
   out.stats.enumerate_s = seconds(t0, t1);
   out.stats.export_s = seconds(t1, t2);
   out.stats.solve_s = seconds(t2, t3);

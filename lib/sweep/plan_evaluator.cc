@@ -46,13 +46,18 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
   e.optimal = plan.solver.optimal;
   e.feasible = true;
   if (!e.optimal && plan.solver.name == "exact") {
-    // Stopped by the gap asked for, or by the time limit: how far the plan may be from optimal.
+    // Stopped by the gap asked for, or by a limit: how far the plan may be from optimal. A plan
+    // that does not say why is taken as stopped by the gap where it is within it.
     const double objective = plan.solver.objective_us;
     const double gap = (objective - plan.solver.lower_bound_us) / std::fabs(objective);
-    const bool by_gap = gap <= options.relative_gap;
+    const std::string& why = plan.solver.stop_reason;
+    const bool by_gap = why == "gap" || (why.empty() && gap <= options.relative_gap);
+    const std::string reason = by_gap                 ? "--gap"
+                               : why == "point_limit" ? "frontier point limit"
+                                                      : "time limit";
     const std::string percent = 100 * gap < 0.00005 ? "< 0.0001" : core::format_fixed(100 * gap, 4);
     e.note += std::string(e.note.empty() ? "" : "; ") + "exact solver stopped " + percent +
-              "% above its lower bound (" + (by_gap ? "--gap" : "time limit") + ")";
+              "% above its lower bound (" + reason + ")";
   }
   return e;
 }

@@ -46,8 +46,10 @@ TEST_CASE("dtplan plan --json: the solver, cost, memory and collectives of the t
   CHECK(j["layers"] == 2);
   CHECK(j["nodes"].get<std::int64_t>() > 500);
   CHECK(j["strategies"].get<std::int64_t>() >= j["nodes"].get<std::int64_t>());
-  CHECK(json_keys(j["solver"].dump()) ==
-        std::vector<std::string>{"name", "time_s", "objective_us", "lower_bound_us", "optimal"});
+  CHECK(json_keys(j["solver"].dump()) == std::vector<std::string>{"name", "time_s", "objective_us",
+                                                                  "lower_bound_us", "optimal",
+                                                                  "stop_reason"});
+  CHECK(j["solver"]["stop_reason"] == "");  // proven: nothing stopped it
   CHECK(j["solver"]["name"] == "exact");
   CHECK(j["solver"]["optimal"] == true);
   CHECK(json_keys(j["cost"].dump()) == std::vector<std::string>{"compute_us", "communication_us",

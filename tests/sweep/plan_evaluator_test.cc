@@ -82,6 +82,14 @@ TEST_CASE("plan evaluator: an unproven exact plan notes its gap and what stopped
   CHECK(ok(evaluate_plan(p, o)).note ==
         "exact solver stopped < 0.0001% above its lower bound "
         "(--gap)");
+  // Where the plan says why, that is the reason given, within the gap or not.
+  p.solver = {"exact", 1.0, 1000.0, 999.5, false, "time_limit"};
+  CHECK(ok(evaluate_plan(p, o)).note.ends_with("(time limit)"));
+  p.solver.stop_reason = "point_limit";
+  CHECK(ok(evaluate_plan(p, o)).note.ends_with("(frontier point limit)"));
+  p.solver.stop_reason = "gap";
+  o.relative_gap = 0;
+  CHECK(ok(evaluate_plan(p, o)).note.ends_with("(--gap)"));
   p.solver = {"exact", 1.0, 1000.0, 1000.0, true};
   CHECK(ok(evaluate_plan(p, o)).note.empty());
 }
