@@ -32,6 +32,26 @@ bool needs_plan(const Placements& src, const Placements& dst) {
 // Pairs fewer than this per thread are priced on one (a thread costs more than a few plans).
 constexpr std::int64_t kMinPairsPerThread = 64;
 
+// The distinct placements of a list: `first` holds each one's first index, in order, and `of`
+// each entry's position in `first`. A matrix's entries depend on the placements of its row and
+// column only, and strategies often share them (LLaMA3-70B on 8x8x16: ~16k entries per matrix).
+struct Distinct {
+  std::vector<std::size_t> first;
+  std::vector<std::size_t> of;
+};
+
+Distinct distinct(std::span<const Placements> list) {
+  Distinct d;
+  d.of.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::size_t k = 0;
+    while (k < d.first.size() && list[d.first[k]] != list[i]) ++k;
+    if (k == d.first.size()) d.first.push_back(i);
+    d.of.push_back(k);
+  }
+  return d;
+}
+
 }  // namespace
 
 bool is_forbidden_pair(const core::Error& error) {
@@ -164,24 +184,28 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
                                             std::span<const Placements> producer_options,
                                             std::span<const Placements> consumer_inputs) {
   if (auto it = matrices_.find(key); it != matrices_.end()) return it->second;
-  // Each row's and column's spec once; a spec that cannot be built fails only where cost_us
-  // would (a pair with different placements that DTensor can redistribute).
-  auto ids = [&](std::span<const Placements> list) {
+  // Priced once per pair of distinct placements, then spread over the rows and columns that
+  // share them; each distinct row's and column's spec once; a spec that cannot be built fails
+  // only where cost_us would (a pair with different placements that DTensor can redistribute).
+  // The first failing pair is the same as in row-major order over the whole matrix.
+  const Distinct dr = distinct(producer_options);
+  const Distinct dc = distinct(consumer_inputs);
+  auto ids = [&](std::span<const Placements> list, const Distinct& d) {
     std::vector<core::Result<std::int32_t>> out;
-    out.reserve(list.size());
-    for (const Placements& p : list) out.push_back(spec_id(meta, p));
+    out.reserve(d.first.size());
+    for (std::size_t i : d.first) out.push_back(spec_id(meta, list[i]));
     return out;
   };
-  const auto rows = ids(producer_options);
-  const auto cols = ids(consumer_inputs);
+  const auto rows = ids(producer_options, dr);
+  const auto cols = ids(consumer_inputs, dc);
   {
     // The pairs cost_between would plan, each once, in row-major order.
     std::vector<std::uint64_t> todo;
     std::unordered_set<std::uint64_t> seen;
-    for (std::size_t j = 0; j < producer_options.size(); ++j) {
-      for (std::size_t o = 0; o < consumer_inputs.size(); ++o) {
-        if (!needs_plan(producer_options[j], consumer_inputs[o]) || !rows[j].ok() ||
-            !cols[o].ok()) {
+    for (std::size_t j = 0; j < dr.first.size(); ++j) {
+      for (std::size_t o = 0; o < dc.first.size(); ++o) {
+        if (!needs_plan(producer_options[dr.first[j]], consumer_inputs[dc.first[o]]) ||
+            !rows[j].ok() || !cols[o].ok()) {
           continue;
         }
         const std::uint64_t key = pair_key(*rows[j], *cols[o]);
@@ -190,13 +214,20 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
     }
     price_in_parallel(todo);
   }
+  std::vector<double> small;
+  small.reserve(dr.first.size() * dc.first.size());
+  for (std::size_t j = 0; j < dr.first.size(); ++j) {
+    for (std::size_t o = 0; o < dc.first.size(); ++o) {
+      DTPLAN_TRY(double c, cost_between(producer_options[dr.first[j]], consumer_inputs[dc.first[o]],
+                                        rows[j], cols[o]));
+      small.push_back(c);
+    }
+  }
   auto m = std::make_shared<std::vector<double>>();
   m->reserve(producer_options.size() * consumer_inputs.size());
   for (std::size_t j = 0; j < producer_options.size(); ++j) {
-    for (std::size_t o = 0; o < consumer_inputs.size(); ++o) {
-      DTPLAN_TRY(double c, cost_between(producer_options[j], consumer_inputs[o], rows[j], cols[o]));
-      m->push_back(c);
-    }
+    const double* row = small.data() + dr.of[j] * dc.first.size();
+    for (std::size_t o = 0; o < consumer_inputs.size(); ++o) m->push_back(row[dc.of[o]]);
   }
   EdgeMatrix shared = std::move(m);
   matrices_.emplace(key, shared);
