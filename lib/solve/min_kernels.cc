@@ -78,32 +78,23 @@ struct Loops {
   }
 };
 
-void rows_base(const double* m, const double* w, std::size_t r, std::size_t c, double* out) {
-  Loops<V2>::rows(m, w, r, c, out);
-}
-void columns_base(const double* m, const double* w, const char* live, std::size_t r, std::size_t c,
-                  double* out) {
-  Loops<V2>::columns(m, w, live, r, c, out);
-}
+// rows_<name> and columns_<name>: the loops for vector type V, built with the attributes ATTR.
+#define DTPLAN_MIN_KERNELS(name, V, ATTR)                                                     \
+  ATTR void rows_##name(const double* m, const double* w, std::size_t r, std::size_t c,       \
+                        double* out) {                                                        \
+    Loops<V>::rows(m, w, r, c, out);                                                          \
+  }                                                                                           \
+  ATTR void columns_##name(const double* m, const double* w, const char* live, std::size_t r, \
+                           std::size_t c, double* out) {                                      \
+    Loops<V>::columns(m, w, live, r, c, out);                                                 \
+  }
 
+DTPLAN_MIN_KERNELS(base, V2, )
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-[[gnu::target("avx2")]] void rows_avx2(const double* m, const double* w, std::size_t r,
-                                       std::size_t c, double* out) {
-  Loops<V4>::rows(m, w, r, c, out);
-}
-[[gnu::target("avx2")]] void columns_avx2(const double* m, const double* w, const char* live,
-                                          std::size_t r, std::size_t c, double* out) {
-  Loops<V4>::columns(m, w, live, r, c, out);
-}
-[[gnu::target("avx512f")]] void rows_avx512(const double* m, const double* w, std::size_t r,
-                                            std::size_t c, double* out) {
-  Loops<V8>::rows(m, w, r, c, out);
-}
-[[gnu::target("avx512f")]] void columns_avx512(const double* m, const double* w, const char* live,
-                                               std::size_t r, std::size_t c, double* out) {
-  Loops<V8>::columns(m, w, live, r, c, out);
-}
+DTPLAN_MIN_KERNELS(avx2, V4, [[gnu::target("avx2")]])
+DTPLAN_MIN_KERNELS(avx512, V8, [[gnu::target("avx512f")]])
 #endif
+#undef DTPLAN_MIN_KERNELS
 
 std::vector<MinKernels> supported() {
   std::vector<MinKernels> out;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "solve/evaluate.h"
 #include "solve/generate.h"
@@ -94,6 +95,20 @@ Problem repeated(const RepeatedSpec& s) {
   return p;
 }
 
+// The problem solved with shared interiors and unrolled, both without the LP bound (which may
+// answer alone where it is tight).
+std::pair<Solution, Solution> shared_and_unrolled(const Problem& p) {
+  SolveOptions exploit;
+  exploit.bound_fixing = BoundFixing::kOff;
+  SolveOptions unroll = exploit;
+  unroll.repeats = RepeatMode::kUnroll;
+  auto shared = make_exact_solver()->solve(p, exploit);
+  auto flat = make_exact_solver()->solve(p, unroll);
+  REQUIRE_MESSAGE(shared.ok(), shared.error().message);
+  REQUIRE_MESSAGE(flat.ok(), flat.error().message);
+  return {std::move(shared).value(), std::move(flat).value()};
+}
+
 TEST_CASE("repeated layers: shared interiors == unrolled == brute force") {
   int shared = 0, cases = 0;
   for (std::uint64_t seed = 1; seed <= 24; ++seed) {
@@ -144,28 +159,21 @@ TEST_CASE("repeated layers: LLaMA-shaped stacks, shared == unrolled, with a bind
     spec.memory_budget = 0.3;
     spec.seed = seed;
     const Problem p = layered_problem(spec);
-    SolveOptions exploit;
-    exploit.bound_fixing = BoundFixing::kOff;
-    SolveOptions unroll = exploit;
-    unroll.repeats = RepeatMode::kUnroll;
-    auto shared = make_exact_solver()->solve(p, exploit);
-    auto flat = make_exact_solver()->solve(p, unroll);
+    const auto [shared, flat] = shared_and_unrolled(p);
     auto by_default = make_exact_solver()->solve(p, {});
-    REQUIRE_MESSAGE(shared.ok(), shared.error().message);
-    REQUIRE_MESSAGE(flat.ok(), flat.error().message);
     REQUIRE_MESSAGE(by_default.ok(), by_default.error().message);
-    CHECK(shared->objective_us == flat->objective_us);
-    CHECK(by_default->objective_us == flat->objective_us);
+    CHECK(shared.objective_us == flat.objective_us);
+    CHECK(by_default->objective_us == flat.objective_us);
     CHECK(by_default->optimal);
-    CHECK(shared->optimal);
-    CHECK(flat->optimal);
-    CHECK(shared->stats.repeat_blocks == 4);
-    CHECK(shared->stats.repeat_interior_nodes > 4 * 15);
-    CHECK(evaluate(p, shared->labels)->feasible());
+    CHECK(shared.optimal);
+    CHECK(flat.optimal);
+    CHECK(shared.stats.repeat_blocks == 4);
+    CHECK(shared.stats.repeat_interior_nodes > 4 * 15);
+    CHECK(evaluate(p, shared.labels)->feasible());
   }
 }
 
-// An end block unlike the others (the last layer feeding a final norm, say) would make its
+// An end block unlike the others (LLaMA3-70B's last layer, after simplify()) would make its
 // unlike position a port of every block; the group is shared without that block instead, which
 // is still exact.
 TEST_CASE("repeated layers: an unlike first or last block is left out of the shared interior") {
@@ -178,21 +186,14 @@ TEST_CASE("repeated layers: an unlike first or last block is left out of the sha
     spec.odd_block = seed % 4 < 2 ? 0 : spec.blocks - 1;
     const Problem p = repeated(spec);
     REQUIRE(validate(p).ok());
-    SolveOptions exploit;
-    exploit.bound_fixing = BoundFixing::kOff;
-    SolveOptions unroll = exploit;
-    unroll.repeats = RepeatMode::kUnroll;
-    auto shared = make_exact_solver()->solve(p, exploit);
-    auto flat = make_exact_solver()->solve(p, unroll);
     INFO("seed " << seed << ", unlike block " << spec.odd_block);
-    REQUIRE_MESSAGE(flat.ok(), flat.error().message);
-    REQUIRE_MESSAGE(shared.ok(), shared.error().message);
-    CHECK(shared->objective_us == flat->objective_us);
-    CHECK(shared->optimal);
-    CHECK(evaluate(p, shared->labels)->feasible());
+    const auto [shared, flat] = shared_and_unrolled(p);
+    CHECK(shared.objective_us == flat.objective_us);
+    CHECK(shared.optimal);
+    CHECK(evaluate(p, shared.labels)->feasible());
     // Nodes 1 and 2 of the four like blocks are eliminated once; the unlike block is unrolled.
-    CHECK(shared->stats.repeat_blocks == 4);
-    CHECK(shared->stats.repeat_interior_nodes == 4 * 2);
+    CHECK(shared.stats.repeat_blocks == 4);
+    CHECK(shared.stats.repeat_interior_nodes == 4 * 2);
   }
 }
 
