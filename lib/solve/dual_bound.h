@@ -58,8 +58,9 @@ struct DualBound {
 // entry per edge, each end sized like its node; non-finite values read as 0), is the λ the passes
 // start from instead of 0: the messages of a similar problem converge in fewer passes. The
 // passes also stop once LB reaches `enough_us` (the caller's labelling is then close enough), or,
-// with `relative_gap` > 0, once LB is within that fraction of a decoded labelling's cost that
-// meets the memory rows (then the returned labels).
+// with `relative_gap` > 0, once LB is within that fraction of the cost of a decoded labelling
+// that meets the memory rows (the returned labels, unless a cheaper one that breaks a row was
+// decoded after it; the caller checks the gap on what it gets).
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
                      bool tight_only = false, const EdgeMessages* warm = nullptr,
                      double enough_us = std::numeric_limits<double>::infinity(),

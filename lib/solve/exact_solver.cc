@@ -313,10 +313,10 @@ struct Answer {
   ReducedSolve last;  // the last exact solve (for infeasible())
 };
 
-// Whether a's labelling is close enough to its bound to stop (SolveOptions::relative_gap > 0);
-// records it in a.within_gap.
+// Whether a's labelling, not proven optimal, is close enough to its bound to stop
+// (SolveOptions::relative_gap > 0); records it in a.within_gap.
 bool close_enough(Answer& a, const SolveOptions& options) {
-  a.within_gap = options.relative_gap > 0 && !a.labels.empty() &&
+  a.within_gap = !a.optimal && options.relative_gap > 0 && !a.labels.empty() &&
                  a.cost_us - a.bound <= options.relative_gap * std::fabs(a.cost_us);
   return a.within_gap;
 }
@@ -481,7 +481,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
       plain.labels = std::move(a.labels);
       plain.cost_us = a.cost_us;
     }
-    if (!plain.optimal) close_enough(plain, options);
+    close_enough(plain, options);
     return plain;
   }
   // Memory-bound (the LP's labelling breaks a row, so its bound ignores what meeting it costs):
@@ -591,7 +591,7 @@ class ExactSolver final : public Solver {
       DTPLAN_TRY(a, solve_fixed(std::move(s.problem), options, eo, out.stats, use));
     } else {
       a = solve_plain(std::move(s.problem), options, eo, out.stats);
-      if (!a.optimal) close_enough(a, options);
+      close_enough(a, options);
     }
     if (a.within_gap) out.stats.stop_reason = "gap";
     if (a.stop == detail::RunStatus::kTimeLimit) out.stats.stop_reason = "time_limit";

@@ -160,9 +160,8 @@ std::optional<Candidate> candidate(const RepeatGroup& group, std::vector<char> i
   }
   std::vector<std::vector<std::int32_t>> scopes;
   for (const Factor& f : local_factors(c.shape, full, touching)) scopes.push_back(f.scope);
-  const std::vector<char> eliminable(c.shape.interior.begin(), c.shape.interior.end());
   const std::vector<std::int32_t> domains = block_domains(c.shape, full);
-  c.order = plan_order(domains, scopes, eliminable);
+  c.order = plan_order(domains, scopes, c.shape.interior);
   if (c.order.max_message_entries > static_cast<double>(options.max_table_entries)) {
     return std::nullopt;
   }
