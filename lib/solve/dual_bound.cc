@@ -316,38 +316,6 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
   return out;
 }
 
-std::optional<DualBound> memory_priced_bound(const Problem& problem, const DualBound& d,
-                                             double incumbent_us, Clock::time_point deadline) {
-  constexpr std::int32_t kPasses = 3;
-  if (d.labels.size() != problem.nodes.size()) return std::nullopt;
-  Problem priced;
-  priced.nodes = problem.nodes;
-  priced.edges = problem.edges;
-  double shift = 0;
-  bool any = false;
-  for (const MemoryRow& row : problem.memory) {
-    double bytes = 0;
-    for (const MemoryTerm& t : row.terms) bytes += static_cast<double>(t.bytes[d.labels[t.node]]);
-    const double high = static_cast<double>(row.high_bytes);
-    if (!(bytes > high)) continue;
-    const double mu = (incumbent_us - d.upper_us) / (bytes - high);
-    if (!(mu > 0) || !std::isfinite(mu)) continue;
-    for (const MemoryTerm& t : row.terms) {
-      std::vector<double>& cost = priced.nodes[t.node].cost_us;
-      for (std::size_t l = 0; l < cost.size(); ++l) cost[l] += mu * static_cast<double>(t.bytes[l]);
-    }
-    shift += mu * high;
-    any = true;
-  }
-  if (!any) return std::nullopt;
-  DualBound l = dual_bound(priced, kPasses, deadline, false, &d.messages);
-  l.lower_bound_us -= shift;
-  for (std::vector<double>& b : l.label_bound_us) {
-    for (double& x : b) x -= shift;
-  }
-  return l;
-}
-
 std::vector<Pin> bound_pins(const DualBound& bound, double upper_us,
                             const std::vector<RepeatGroup>& repeats) {
   const double limit = upper_us + 1e-7 * (std::fabs(upper_us) + 1);

@@ -66,20 +66,6 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
                      double enough_us = std::numeric_limits<double>::infinity(),
                      double relative_gap = 0);
 
-// The LP bound of `problem` with its memory rows priced in (a Lagrangian relaxation): every
-// labelling that meets row r (bytes <= high_r) costs at least LP(U + Σ_r μ_r bytes_r) - Σ_r μ_r
-// high_r, for any μ >= 0, and so does, label by label, every such labelling using that label
-// (the returned lower_bound_us and label_bound_us hold these; labels and upper_us are the priced
-// problem's). μ_r is the rate the incumbent paid for meeting the rows: (incumbent_us - d.upper_us)
-// / (the bytes of d's labelling over high_r), for each row d's labelling breaks. At most 3
-// passes, from d's messages (each pass over 80 layers of a 3-D mesh takes ~0.7 s; 10 passes
-// raised the 2x2x256 bound below by only 0.01% of the incumbent more). nullopt when d has no
-// labelling, or it breaks no row, or no rate is positive. LLaMA3-70B, 80 layers, on 2x2x256
-// under 80 GiB: the bound rises from 3.7% below the incumbent to 0.36%.
-// @pre d = dual_bound(problem, ...).
-std::optional<DualBound> memory_priced_bound(const Problem& problem, const DualBound& d,
-                                             double incumbent_us, Clock::time_point deadline);
-
 // Pins keeping, on each node that loses a label, the labels whose bound is at most `upper_us`
 // (plus a 1e-7 relative slack against rounding): every labelling costing at most `upper_us`, so
 // every optimum when `upper_us` is the cost of a feasible labelling, survives them. At each

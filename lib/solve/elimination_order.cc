@@ -91,7 +91,8 @@ namespace {
 
 OrderPlan greedy_order(const std::vector<std::int32_t>& domains,
                        const std::vector<std::vector<std::int32_t>>& scopes,
-                       const std::vector<char>& eliminable, Rule rule, double max_work) {
+                       const std::vector<char>& eliminable, Rule rule, double max_work,
+                       std::chrono::steady_clock::time_point deadline) {
   Graph graph(domains, scopes);
   const auto n = static_cast<std::int32_t>(domains.size());
   std::vector<Key> current(domains.size());
@@ -112,7 +113,9 @@ OrderPlan greedy_order(const std::vector<std::int32_t>& domains,
     plan.order.push_back(v);
     plan.max_message_entries = std::max(plan.max_message_entries, message);
     plan.total_work += message * domains[v];
-    if (plan.total_work > max_work) {
+    // The clock is read every 64 steps (a step costs microseconds to milliseconds).
+    if (plan.total_work > max_work ||
+        ((plan.order.size() & 63) == 0 && std::chrono::steady_clock::now() > deadline)) {
       plan.total_work = std::numeric_limits<double>::infinity();
       return plan;
     }
@@ -142,12 +145,13 @@ OrderPlan greedy_order(const std::vector<std::int32_t>& domains,
 
 OrderPlan plan_order(const std::vector<std::int32_t>& domains,
                      const std::vector<std::vector<std::int32_t>>& scopes,
-                     const std::vector<char>& eliminable, double max_work) {
+                     const std::vector<char>& eliminable, double max_work,
+                     std::chrono::steady_clock::time_point deadline) {
   OrderPlan best;
   bool first = true;
   for (const Rule rule : kRules) {
     OrderPlan plan = greedy_order(domains, scopes, eliminable, rule,
-                                  first ? max_work : std::min(max_work, best.total_work));
+                                  first ? max_work : std::min(max_work, best.total_work), deadline);
     if (first || std::tie(plan.total_work, plan.max_message_entries) <
                      std::tie(best.total_work, best.max_message_entries)) {
       best = std::move(plan);

@@ -19,6 +19,7 @@
 #include "solve/dual_bound.h"
 #include "solve/evaluate.h"
 #include "solve/lagrange.h"
+#include "solve/memory_price.h"
 #include "solve/memory_repair.h"
 #include "solve/repeated.h"
 #include "solve/search.h"
@@ -361,16 +362,79 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
                                  const EngineOptions& eo, SolverStats& stats, BoundUse use,
                                  const detail::DualBound* given = nullptr);
 
+// Offers a's labelling mixed from two of the long chain's: `over` (breaks a memory row) and
+// `under` (meets them), both one layer's plan repeated: the middle blocks of the longest repeat
+// group from one, in a run from the front or the back, the rest from the other, with as few taken
+// from `under` (or as many from `over`) as meeting the rows allows.
+void offer_mixes(Answer& a, const Problem& problem, const std::vector<LabelIndex>& over,
+                 const std::vector<LabelIndex>& under) {
+  const RepeatGroup* group = nullptr;
+  for (const RepeatGroup& g : problem.repeats) {
+    if (group == nullptr || g.blocks.size() > group->blocks.size()) group = &g;
+  }
+  if (group == nullptr || group->blocks.size() < 3) return;
+  const auto middle = static_cast<std::int32_t>(group->blocks.size()) - 2;
+  auto mix = [&](const std::vector<LabelIndex>& base, const std::vector<LabelIndex>& other,
+                 std::int32_t k, bool front) {
+    std::vector<LabelIndex> out = base;
+    for (std::int32_t i = 0; i < k; ++i) {
+      const std::int32_t b = front ? 1 + i : middle - i;
+      for (NodeIndex v : group->blocks[static_cast<std::size_t>(b)]) out[v] = other[v];
+    }
+    return out;
+  };
+  for (const bool front : {true, false}) {
+    for (const bool from_over : {true, false}) {
+      const std::vector<LabelIndex>& base = from_over ? over : under;
+      const std::vector<LabelIndex>& other = from_over ? under : over;
+      // The memory rows hold from some k on (base over) or up to some k (base under).
+      std::int32_t lo = 0;
+      std::int32_t hi = middle;
+      auto meets = [&](std::int32_t k) {
+        return meets_memory(problem.memory, mix(base, other, k, front));
+      };
+      if (from_over ? !meets(hi) : !meets(lo)) continue;
+      while (lo < hi) {
+        if (from_over) {  // the fewest blocks from `under`
+          const std::int32_t k = lo + (hi - lo) / 2;
+          if (meets(k)) {
+            hi = k;
+          } else {
+            lo = k + 1;
+          }
+        } else {  // the most blocks from `over`
+          const std::int32_t k = hi - (hi - lo) / 2;
+          if (meets(k)) {
+            lo = k;
+          } else {
+            hi = k - 1;
+          }
+        }
+      }
+      offer(a, problem, mix(base, other, lo, front));
+    }
+  }
+}
+
+// Where the long chain's LP starts: the short chain's messages lengthened and, where the short
+// chain's optimum breaks a memory row, the rates at which the rows are priced (empty: none).
+struct ShortChainStart {
+  detail::EdgeMessages messages;
+  std::vector<double> rate;
+};
+
 // Offers the optimum of the short chain (short_chain.h) lengthened, when the problem is a long
 // chain of repeated blocks, and returns the short chain's LP messages lengthened: the long
 // chain's LP starts from them (LLaMA3-70B, 80 layers on 16x4x16: tight after 6 passes, 38 from
 // zero). The short chain is solved like any problem (its LP, then windows where it is not tight)
 // within 3/4 of what is left of the time limit (the long chain's bound gets the rest; the
 // incumbent matters most there), without its memory rows (with them, its 3-D instances outlast
-// the limit), and repaired against them where its optimum breaks one.
-std::optional<detail::EdgeMessages> offer_short_chain(Answer& a, const Problem& problem,
-                                                      const SolveOptions& options,
-                                                      const EngineOptions& eo) {
+// the limit), and repaired against them where its optimum breaks one. Where it breaks one, the
+// rate search (memory_price.h) on the short chain finds the layer plans on either side of the
+// budget; their lengthenings and mixes are offered, and the long LP is priced at its rate.
+std::optional<ShortChainStart> offer_short_chain(Answer& a, const Problem& problem,
+                                                 const SolveOptions& options,
+                                                 const EngineOptions& eo) {
   auto chain = detail::short_chain(problem);
   if (!chain) return std::nullopt;
   EngineOptions short_eo = eo;
@@ -384,15 +448,31 @@ std::optional<detail::EdgeMessages> offer_short_chain(Answer& a, const Problem& 
                          short_eo.limits.deadline, use == BoundUse::kTightOnly);
   SolverStats ignored;
   auto s = solve_fixed(chain->problem, options, short_eo, ignored, use, &d);
-  if (s.ok() && !s->labels.empty()) {
-    chain->problem.memory = std::move(rows);
-    Answer short_answer;
-    offer_repaired(short_answer, chain->problem, std::move(s->labels), eo);
-    if (!short_answer.labels.empty()) {
-      offer(a, problem, detail::lengthen(*chain, short_answer.labels));
-    }
+  ShortChainStart out;
+  out.messages = detail::lengthen_messages(*chain, d.messages);
+  if (!s.ok() || s->labels.empty()) return out;
+  chain->problem.memory = std::move(rows);
+  Answer short_answer;
+  offer_repaired(short_answer, chain->problem, s->labels, eo);
+  if (!short_answer.labels.empty()) {
+    offer(a, problem, detail::lengthen(*chain, short_answer.labels));
   }
-  return detail::lengthen_messages(*chain, d.messages);
+  if (meets_memory(chain->problem.memory, s->labels)) return out;
+  const double excess = detail::excess_bytes(chain->problem.memory, s->labels);
+  const double paid =
+      short_answer.labels.empty() ? std::fabs(s->cost_us) + 1 : short_answer.cost_us - s->cost_us;
+  if (!(excess > 0) || !(paid > 0)) return out;
+  const std::vector<double> copies = detail::copies_of(chain->source, chain->problem.nodes.size());
+  const auto search = detail::search_rate(std::move(chain->problem), copies, s->labels, d.messages,
+                                          paid / excess, eo.limits.deadline);
+  if (search.under.empty()) return out;
+  const std::vector<LabelIndex> under = detail::lengthen(*chain, search.under);
+  offer(a, problem, under);
+  offer_mixes(a, problem, detail::lengthen(*chain, search.over), under);
+  offer_repaired(a, problem, detail::lengthen(*chain, search.over), eo);
+  out.messages = detail::lengthen_messages(*chain, search.messages);
+  out.rate = search.rate;
+  return out;
 }
 
 // The plain exact solve, as an Answer; `incumbent_us`: the cost of a labelling known elsewhere
@@ -411,6 +491,33 @@ Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOpt
   a.optimal = sol.found && sol.complete;
   a.infeasible = !sol.found && sol.complete;
   return a;
+}
+
+// The long problem's LP bound, from the short chain's messages where there is one, and priced
+// at its rates where the short chain's optimum broke a memory row: then a Lagrangian bound
+// (memory_price.h), shifted back so that it bounds the labellings meeting the rows (its
+// labels are the priced problem's, upper_us their priced cost less the shift). The passes stop
+// once the bound settles a's labelling (proves it optimal, or within the gap asked for), or,
+// unpriced, one they decode.
+detail::DualBound lp_bound(Problem& problem, const Answer& a, const SolveOptions& options,
+                           const EngineOptions& eo, BoundUse use,
+                           const std::optional<ShortChainStart>& start, SolverStats& stats) {
+  double enough = kForbidden;
+  if (!a.labels.empty()) {
+    const double c = a.cost_us;
+    enough = c - std::max(options.relative_gap * std::fabs(c), 0.5e-9 * (std::fabs(c) + 1));
+  }
+  const std::int32_t passes = bound_passes(problem, use == BoundUse::kWindows);
+  const bool tight_only = use == BoundUse::kTightOnly;
+  const detail::EdgeMessages* warm = start ? &start->messages : nullptr;
+  if (!start || start->rate.empty()) {
+    return detail::dual_bound(problem, passes, eo.limits.deadline, tight_only, warm, enough,
+                              options.relative_gap);
+  }
+  detail::DualBound d = detail::priced_dual_bound(problem, start->rate, passes, eo.limits.deadline,
+                                                  tight_only, warm, enough);
+  stats.priced_passes = d.passes;
+  return d;
 }
 
 // Bound fixing (dual_bound.h) in windows: with the LP bound LB, its labelling (cost UB) and
@@ -434,23 +541,13 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
                                  const EngineOptions& eo, SolverStats& stats, BoundUse use,
                                  const detail::DualBound* given) {
   Answer a;
-  std::optional<detail::EdgeMessages> warm;
+  std::optional<ShortChainStart> start;
   if (given == nullptr && (use == BoundUse::kWindows || !problem.memory.empty())) {
-    warm = offer_short_chain(a, problem, options, eo);
+    start = offer_short_chain(a, problem, options, eo);
   }
   detail::DualBound computed;
-  if (given == nullptr) {
-    // The passes may stop once the bound settles the labelling at hand, or one they decode:
-    // proves it optimal, or within the gap asked for.
-    double enough = kForbidden;
-    if (!a.labels.empty()) {
-      const double c = a.cost_us;
-      enough = c - std::max(options.relative_gap * std::fabs(c), 0.5e-9 * (std::fabs(c) + 1));
-    }
-    computed = detail::dual_bound(problem, bound_passes(problem, use == BoundUse::kWindows),
-                                  eo.limits.deadline, use == BoundUse::kTightOnly,
-                                  warm ? &*warm : nullptr, enough, options.relative_gap);
-  }
+  const bool priced_lp = start && !start->rate.empty();
+  if (given == nullptr) computed = lp_bound(problem, a, options, eo, use, start, stats);
   const detail::DualBound& d = given != nullptr ? *given : computed;
   stats.dual_passes = d.passes;
   a.bound = d.lower_bound_us;
@@ -487,7 +584,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
   // Memory-bound (the LP's labelling breaks a row, so its bound ignores what meeting it costs):
   // the windows measure against the Lagrangian bound where that is higher.
   std::optional<detail::DualBound> priced;
-  if (!problem.memory.empty() && !meets_memory(problem.memory, d.labels)) {
+  if (!priced_lp && !problem.memory.empty() && !meets_memory(problem.memory, d.labels)) {
     priced = detail::memory_priced_bound(problem, d, a.cost_us, eo.limits.deadline);
     if (priced) stats.priced_passes = priced->passes;
     if (priced && !(priced->lower_bound_us > lb)) priced.reset();

@@ -1,6 +1,8 @@
 #include "solve/repeated.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -9,6 +11,9 @@
 namespace dtplan::solve::detail {
 
 namespace {
+
+// plan_order's max_work: none.
+constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 
 bool same_table(const Table& a, const Table& b) {
   if (&a == &b) return true;  // shared (edges with one matrix share one table)
@@ -161,8 +166,9 @@ std::optional<Candidate> candidate(const RepeatGroup& group, std::vector<char> i
   std::vector<std::vector<std::int32_t>> scopes;
   for (const Factor& f : local_factors(c.shape, full, touching)) scopes.push_back(f.scope);
   const std::vector<std::int32_t> domains = block_domains(c.shape, full);
-  c.order = plan_order(domains, scopes, c.shape.interior);
-  if (c.order.max_message_entries > static_cast<double>(options.max_table_entries)) {
+  c.order = plan_order(domains, scopes, c.shape.interior, kNoLimit, options.limits.deadline);
+  if (std::isinf(c.order.total_work) ||
+      c.order.max_message_entries > static_cast<double>(options.max_table_entries)) {
     return std::nullopt;
   }
   c.residual = remaining_scopes(scopes, c.order.order, c.shape.blocks[0].size());
@@ -238,8 +244,10 @@ std::vector<GroupShape> analyse_repeats(const std::vector<RepeatGroup>& repeats,
   for (const auto& scope : global_scopes) {
     for (std::int32_t v : scope) used[v] = 1;
   }
-  work += plan_order(full.domains, global_scopes, used).total_work;
-  if (work >= leaf_plan(full, work).total_work) shapes.clear();
+  // Planned past the deadline (work +inf), nothing is decomposed: the solve stops at once anyway.
+  work +=
+      plan_order(full.domains, global_scopes, used, kNoLimit, options.limits.deadline).total_work;
+  if (work >= leaf_plan(full, work, options.limits.deadline).total_work) shapes.clear();
   return shapes;
 }
 

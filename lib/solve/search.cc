@@ -1,6 +1,7 @@
 #include "solve/search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -67,7 +68,8 @@ class Search {
       std::vector<char> eliminable(used_.size());
       for (std::size_t v = 0; v < used_.size(); ++v)
         eliminable[v] = static_cast<char>(used_[v] && !fixed_[v]);
-      OrderPlan plan = plan_order(p_.domains, scopes, eliminable);
+      OrderPlan plan = plan_order(p_.domains, scopes, eliminable, kInf, o_.limits.deadline);
+      if (std::isinf(plan.total_work)) return false;  // the deadline passed while planning
       if (plan.max_message_entries <= static_cast<double>(o_.max_table_entries)) {
         leaf_order_ = std::move(plan.order);
         out_.width = plan.width;
@@ -194,14 +196,14 @@ class Search {
 
 }  // namespace
 
-OrderPlan leaf_plan(const EngineProblem& problem, double max_work) {
+OrderPlan leaf_plan(const EngineProblem& problem, double max_work, Clock::time_point deadline) {
   std::vector<char> used(problem.domains.size(), 0);
   std::vector<std::vector<std::int32_t>> scopes;
   for (const Factor& f : problem.factors) {
     for (std::int32_t v : f.scope) used[v] = 1;
     scopes.push_back(f.scope);
   }
-  return plan_order(problem.domains, scopes, used, max_work);
+  return plan_order(problem.domains, scopes, used, max_work, deadline);
 }
 
 EngineSolution solve_engine(const EngineProblem& problem, const EngineOptions& options,

@@ -45,9 +45,10 @@ struct EngineSolution {
 };
 
 // The elimination order used when nothing needs conditioning: plan_order over every variable that
-// appears in a factor (unfinished past `max_work`, see plan_order).
+// appears in a factor (unfinished past `max_work` or `deadline`, see plan_order).
 OrderPlan leaf_plan(const EngineProblem& problem,
-                    double max_work = std::numeric_limits<double>::infinity());
+                    double max_work = std::numeric_limits<double>::infinity(),
+                    Clock::time_point deadline = Clock::time_point::max());
 
 // `outside` (from outside_tables() of a scalar run along leaf_plan(problem)) enables the window
 // filter; it is used only when no variable is conditioned.

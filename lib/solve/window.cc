@@ -1,6 +1,8 @@
 #include "solve/window.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace dtplan::solve::detail {
 
@@ -9,8 +11,10 @@ std::optional<OutsideSet> outside_set(const EngineProblem& scalar,
                                       const EngineOptions& options) {
   const Decomposition d = decompose(shapes, scalar, options, nullptr, Retain::kMessages);
   if (!d.complete) return std::nullopt;
-  const OrderPlan plan = leaf_plan(d.global);
-  if (plan.max_message_entries > static_cast<double>(options.max_table_entries))
+  const OrderPlan plan =
+      leaf_plan(d.global, std::numeric_limits<double>::infinity(), options.limits.deadline);
+  if (std::isinf(plan.total_work) ||
+      plan.max_message_entries > static_cast<double>(options.max_table_entries))
     return std::nullopt;
   const Elimination e = Elimination::run(d.global.domains, d.global.factors, plan.order,
                                          d.global.memory, options.limits);

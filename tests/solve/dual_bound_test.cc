@@ -92,44 +92,6 @@ TEST_CASE("dual bound: never above the optimum, label by label, on random proble
   }
 }
 
-TEST_CASE("dual bound: the memory-priced bound holds for every labelling meeting the rows") {
-  // Random problems with memory rows whose LP labelling breaks one, the incumbent their optimum:
-  // the priced bound and each label's priced bound are at most the cheapest labelling meeting
-  // the rows (with that label), brute force; on some the priced bound beats the plain one.
-  int higher = 0, priced = 0;
-  for (Shape shape : {Shape::kChain, Shape::kGrid}) {
-    for (std::uint64_t seed = 1; seed <= 24; ++seed) {
-      const Problem p = random_problem({.shape = shape,
-                                        .nodes = 7,
-                                        .min_labels = 2,
-                                        .max_labels = 4,
-                                        .memory_rows = 1 + static_cast<std::int32_t>(seed % 2),
-                                        .seed = seed});
-      CAPTURE(static_cast<int>(shape));
-      CAPTURE(seed);
-      const testing::BruteForceResult best = testing::brute_force(p);
-      if (!best.feasible) continue;
-      const DualBound d = dual_bound(p, 100, kNoDeadline);
-      const auto m = memory_priced_bound(p, d, best.objective_us, kNoDeadline);
-      if (!m) continue;
-      ++priced;
-      const double tol = 1e-9 * (std::fabs(best.objective_us) + 1);
-      CHECK(m->lower_bound_us <= best.objective_us + tol);
-      if (m->lower_bound_us > d.lower_bound_us + tol) ++higher;
-      for (std::size_t v = 0; v < p.nodes.size(); ++v) {
-        for (std::size_t a = 0; a < p.nodes[v].cost_us.size(); ++a) {
-          Problem one = p;
-          one.pins.push_back({static_cast<NodeIndex>(v), {static_cast<LabelIndex>(a)}});
-          const testing::BruteForceResult with = testing::brute_force(one);
-          if (with.feasible) CHECK(m->label_bound_us[v][a] <= with.objective_us + tol);
-        }
-      }
-    }
-  }
-  CHECK(priced > 0);
-  CHECK(higher > 0);
-}
-
 TEST_CASE("dual bound: a passed deadline proves nothing and pins nothing") {
   const Problem p = random_problem(
       {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 4, .seed = 5});

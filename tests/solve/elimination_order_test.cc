@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 
 namespace dtplan::solve::detail {
@@ -112,6 +113,31 @@ TEST_CASE("plan_order: a work cap stops it unfinished only past the cap, else th
     CHECK(capped.total_work == std::numeric_limits<double>::infinity());
     CHECK(capped.order.size() < domains.size());
   }
+}
+
+TEST_CASE("plan_order: a passed deadline stops it unfinished; a distant one changes nothing") {
+  // A 12x12 grid (144 variables: the clock is read every 64 eliminations).
+  std::vector<std::vector<std::int32_t>> scopes;
+  std::vector<std::int32_t> domains;
+  for (int r = 0; r < 12; ++r) {
+    for (int c = 0; c < 12; ++c) {
+      const int v = r * 12 + c;
+      if (c > 0) scopes.push_back({v - 1, v});
+      if (r > 0) scopes.push_back({v - 12, v});
+      domains.push_back(3);
+    }
+  }
+  const std::vector<char> all(domains.size(), 1);
+  const double none = std::numeric_limits<double>::infinity();
+  const OrderPlan full = plan_order(domains, scopes, all);
+  REQUIRE(full.order.size() == domains.size());
+  const auto now = std::chrono::steady_clock::now();
+  const OrderPlan later = plan_order(domains, scopes, all, none, now + std::chrono::hours(1));
+  CHECK(later.order == full.order);
+  CHECK(later.total_work == full.total_work);
+  const OrderPlan passed = plan_order(domains, scopes, all, none, now - std::chrono::seconds(1));
+  CHECK(passed.total_work == none);
+  CHECK(passed.order.size() == 64);
 }
 
 }  // namespace
