@@ -362,60 +362,6 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
                                  const EngineOptions& eo, SolverStats& stats, BoundUse use,
                                  const detail::DualBound* given = nullptr);
 
-// Offers a's labelling mixed from two of the long chain's: `over` (breaks a memory row) and
-// `under` (meets them), both one layer's plan repeated: the middle blocks of the longest repeat
-// group from one, in a run from the front or the back, the rest from the other, with as few taken
-// from `under` (or as many from `over`) as meeting the rows allows.
-void offer_mixes(Answer& a, const Problem& problem, const std::vector<LabelIndex>& over,
-                 const std::vector<LabelIndex>& under) {
-  const RepeatGroup* group = nullptr;
-  for (const RepeatGroup& g : problem.repeats) {
-    if (group == nullptr || g.blocks.size() > group->blocks.size()) group = &g;
-  }
-  if (group == nullptr || group->blocks.size() < 3) return;
-  const auto middle = static_cast<std::int32_t>(group->blocks.size()) - 2;
-  auto mix = [&](const std::vector<LabelIndex>& base, const std::vector<LabelIndex>& other,
-                 std::int32_t k, bool front) {
-    std::vector<LabelIndex> out = base;
-    for (std::int32_t i = 0; i < k; ++i) {
-      const std::int32_t b = front ? 1 + i : middle - i;
-      for (NodeIndex v : group->blocks[static_cast<std::size_t>(b)]) out[v] = other[v];
-    }
-    return out;
-  };
-  for (const bool front : {true, false}) {
-    for (const bool from_over : {true, false}) {
-      const std::vector<LabelIndex>& base = from_over ? over : under;
-      const std::vector<LabelIndex>& other = from_over ? under : over;
-      // The memory rows hold from some k on (base over) or up to some k (base under).
-      std::int32_t lo = 0;
-      std::int32_t hi = middle;
-      auto meets = [&](std::int32_t k) {
-        return meets_memory(problem.memory, mix(base, other, k, front));
-      };
-      if (from_over ? !meets(hi) : !meets(lo)) continue;
-      while (lo < hi) {
-        if (from_over) {  // the fewest blocks from `under`
-          const std::int32_t k = lo + (hi - lo) / 2;
-          if (meets(k)) {
-            hi = k;
-          } else {
-            lo = k + 1;
-          }
-        } else {  // the most blocks from `over`
-          const std::int32_t k = hi - (hi - lo) / 2;
-          if (meets(k)) {
-            lo = k;
-          } else {
-            hi = k - 1;
-          }
-        }
-      }
-      offer(a, problem, mix(base, other, lo, front));
-    }
-  }
-}
-
 // Where the long chain's LP starts: the short chain's messages lengthened and, where the short
 // chain's optimum breaks a memory row, the rates at which the rows are priced (empty: none).
 struct ShortChainStart {
@@ -466,9 +412,10 @@ std::optional<ShortChainStart> offer_short_chain(Answer& a, const Problem& probl
   const auto search = detail::search_rate(std::move(chain->problem), copies, s->labels, d.messages,
                                           paid / excess, eo.limits.deadline);
   if (search.under.empty()) return out;
-  const std::vector<LabelIndex> under = detail::lengthen(*chain, search.under);
-  offer(a, problem, under);
-  offer_mixes(a, problem, detail::lengthen(*chain, search.over), under);
+  offer(a, problem, detail::lengthen(*chain, search.under));
+  for (auto& mix : detail::mixes_within(*chain, problem.memory, search.over, search.under)) {
+    offer(a, problem, std::move(mix));
+  }
   offer_repaired(a, problem, detail::lengthen(*chain, search.over), eo);
   out.messages = detail::lengthen_messages(*chain, search.messages);
   out.rate = search.rate;

@@ -44,7 +44,12 @@ std::optional<ShortChain> short_chain(const Problem& problem) {
     return block[v] >= 1 && block[v] <= n - 2 ? index[group->blocks[1][position[v]]] : index[v];
   };
   out.source.resize(nodes);
-  for (std::size_t v = 0; v < nodes; ++v) out.source[v] = stand_in(static_cast<NodeIndex>(v));
+  out.middle_block.resize(nodes);
+  out.middle = n - 2;
+  for (std::size_t v = 0; v < nodes; ++v) {
+    out.source[v] = stand_in(static_cast<NodeIndex>(v));
+    out.middle_block[v] = block[v] >= 1 && block[v] <= n - 2 ? block[v] : 0;
+  }
   std::map<std::pair<NodeIndex, std::int32_t>, std::int32_t> by_consumer;  // (to, slot) -> edge
   for (const Edge& e : problem.edges) {
     const bool tail = std::min(block[e.from], block[e.to]) == n - 2 &&
@@ -122,6 +127,56 @@ EdgeMessages lengthen_messages(const ShortChain& chain, const EdgeMessages& mess
 std::vector<LabelIndex> lengthen(const ShortChain& chain, const std::vector<LabelIndex>& labels) {
   std::vector<LabelIndex> out(chain.source.size());
   for (std::size_t v = 0; v < out.size(); ++v) out[v] = labels[chain.source[v]];
+  return out;
+}
+
+std::vector<LabelIndex> lengthen_mixed(const ShortChain& chain, const std::vector<LabelIndex>& base,
+                                       const std::vector<LabelIndex>& other, std::int32_t k,
+                                       bool front) {
+  std::vector<LabelIndex> out(chain.source.size());
+  for (std::size_t v = 0; v < out.size(); ++v) {
+    const std::int32_t b = chain.middle_block[v];
+    const bool swapped = b > 0 && (front ? b <= k : b > chain.middle - k);
+    out[v] = (swapped ? other : base)[chain.source[v]];
+  }
+  return out;
+}
+
+std::vector<std::vector<LabelIndex>> mixes_within(const ShortChain& chain,
+                                                  const std::vector<MemoryRow>& rows,
+                                                  const std::vector<LabelIndex>& over,
+                                                  const std::vector<LabelIndex>& under) {
+  std::vector<std::vector<LabelIndex>> out;
+  for (const bool front : {true, false}) {
+    for (const bool from_over : {true, false}) {
+      const std::vector<LabelIndex>& base = from_over ? over : under;
+      const std::vector<LabelIndex>& other = from_over ? under : over;
+      auto meets = [&](std::int32_t k) {
+        return meets_memory(rows, lengthen_mixed(chain, base, other, k, front));
+      };
+      std::int32_t lo = 0;
+      std::int32_t hi = chain.middle;
+      if (!meets(from_over ? hi : lo)) continue;
+      while (lo < hi) {
+        if (from_over) {  // the fewest blocks from `under`
+          const std::int32_t k = lo + (hi - lo) / 2;
+          if (meets(k)) {
+            hi = k;
+          } else {
+            lo = k + 1;
+          }
+        } else {  // the most blocks from `over`
+          const std::int32_t k = hi - (hi - lo) / 2;
+          if (meets(k)) {
+            lo = k;
+          } else {
+            hi = k - 1;
+          }
+        }
+      }
+      out.push_back(lengthen_mixed(chain, base, other, lo, front));
+    }
+  }
   return out;
 }
 

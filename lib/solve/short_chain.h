@@ -34,6 +34,9 @@ struct ShortChain {
   // Per edge of the long problem and end (from, to): the short edge whose messages at the same
   // end stand for it (see lengthen_messages), or -1.
   std::vector<std::array<std::int32_t, 2>> edge_source;
+  // Per node of the long problem: its middle block 1 .. middle (blocks 1 .. n - 2), 0 elsewhere.
+  std::vector<std::int32_t> middle_block;
+  std::int32_t middle = 0;  // n - 2
 };
 
 // The short chain of the repeat group with the most blocks (ties: the first), or nullopt when it
@@ -43,6 +46,23 @@ std::optional<ShortChain> short_chain(const Problem& problem);
 
 // The long problem's labelling that copies `labels` (a labelling of chain.problem).
 std::vector<LabelIndex> lengthen(const ShortChain& chain, const std::vector<LabelIndex>& labels);
+
+// The long problem's labelling that copies `base`, except in `k` middle blocks, a run from the
+// first (front) or the last, which copy `other` (both labellings of chain.problem).
+std::vector<LabelIndex> lengthen_mixed(const ShortChain& chain, const std::vector<LabelIndex>& base,
+                                       const std::vector<LabelIndex>& other, std::int32_t k,
+                                       bool front);
+
+// Long labellings that meet `rows` (the long problem's memory rows), mixed from two short
+// labellings: `over`, whose lengthening breaks a row, and `under`, whose lengthening meets them.
+// For each run direction (front, then back): `over` with the fewest middle blocks from `under`,
+// then `under` with the most from `over`, where any such mix meets the rows (found by bisection:
+// the rows' bytes move one way as blocks are swapped when the middle blocks are alike). A memory-
+// bound stack takes a lean plan in some layers and a cheap one in the rest.
+std::vector<std::vector<LabelIndex>> mixes_within(const ShortChain& chain,
+                                                  const std::vector<MemoryRow>& rows,
+                                                  const std::vector<LabelIndex>& over,
+                                                  const std::vector<LabelIndex>& under);
 
 // Messages for the long problem's LP bound (dual_bound.h) from the short problem's: each end
 // copies its edge_source's (empty where there is none). An edge from a middle block to the next

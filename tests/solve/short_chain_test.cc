@@ -183,6 +183,70 @@ TEST_CASE("short chain: memory rows fold, so a short labelling meets them as its
   }
 }
 
+TEST_CASE("short chain: mixes take a run of middle blocks from the other labelling") {
+  const Problem p = hub_chain(6);  // nodes p, h, then a_b, c_b: block b holds 2 + 2b, 3 + 2b
+  const auto chain = short_chain(p);
+  REQUIRE(chain.has_value());
+  CHECK(chain->middle == 4);
+  const std::vector<LabelIndex> zeros(chain->problem.nodes.size(), 0);
+  const std::vector<LabelIndex> ones(chain->problem.nodes.size(), 1);
+  CHECK(lengthen_mixed(*chain, zeros, ones, 0, true) == lengthen(*chain, zeros));
+  // Front, 2 blocks: blocks 1 and 2 from `ones`; back, 1 block: block 4.
+  CHECK(lengthen_mixed(*chain, zeros, ones, 2, true) ==
+        std::vector<LabelIndex>{0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0});
+  CHECK(lengthen_mixed(*chain, zeros, ones, 1, false) ==
+        std::vector<LabelIndex>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0});
+  CHECK(lengthen_mixed(*chain, zeros, ones, 4, false) ==
+        lengthen_mixed(*chain, zeros, ones, 4, true));
+}
+
+TEST_CASE("short chain: mixes within the memory rows take the fewest lean blocks") {
+  // The short optimum without the row (over) and with it (under): every mix meets the long row;
+  // the mixes based on `over` take the fewest blocks from `under` (a linear scan agrees), those
+  // based on `under` the most from `over`.
+  int mixed = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    CAPTURE(seed);
+    const Problem p = layered_problem({.layers = 9,
+                                       .nodes_per_layer = 12,
+                                       .memory_row = true,
+                                       .memory_budget = 0.3,
+                                       .integer_costs = true,
+                                       .seed = seed});
+    const auto chain = short_chain(p);
+    REQUIRE(chain.has_value());
+    Problem relaxed = chain->problem;
+    relaxed.memory.clear();
+    SolveOptions off;
+    off.bound_fixing = BoundFixing::kOff;
+    const auto over = make_exact_solver()->solve(relaxed, off);
+    const auto under = make_exact_solver()->solve(chain->problem, off);
+    REQUIRE(over.ok());
+    REQUIRE(under.ok());
+    if (meets_memory(p.memory, lengthen(*chain, over->labels))) continue;
+    const auto mixes = mixes_within(*chain, p.memory, over->labels, under->labels);
+    REQUIRE(mixes.size() == 4);
+    ++mixed;
+    for (const auto& m : mixes) CHECK(meets_memory(p.memory, m));
+    for (const bool front : {true, false}) {
+      std::int32_t fewest = 0;
+      while (!meets_memory(p.memory,
+                           lengthen_mixed(*chain, over->labels, under->labels, fewest, front))) {
+        ++fewest;
+      }
+      std::int32_t most = chain->middle;
+      while (!meets_memory(p.memory,
+                           lengthen_mixed(*chain, under->labels, over->labels, most, front))) {
+        --most;
+      }
+      const std::size_t at = front ? 0 : 2;
+      CHECK(mixes[at] == lengthen_mixed(*chain, over->labels, under->labels, fewest, front));
+      CHECK(mixes[at + 1] == lengthen_mixed(*chain, under->labels, over->labels, most, front));
+    }
+  }
+  CHECK(mixed >= 2);
+}
+
 TEST_CASE("short chain: the exact solver with it as incumbent still finds the optimum") {
   // Seeds 4-5 with a tight memory row: the short chain's optimum breaks it and is repaired.
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
