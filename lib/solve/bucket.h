@@ -26,11 +26,11 @@ namespace dtplan::solve::detail {
 struct BucketView {
   std::int32_t x_dim = 1;
   std::vector<std::int32_t> sep_dims;
-  std::int64_t entries = 1;                              // Π sep_dims
-  std::vector<const Table*> tables;                      // bucket order
-  std::vector<std::int64_t> x_stride;                    // per table
-  std::vector<std::vector<std::int64_t>> sep_stride;     // per table, per separator variable
-  bool frontier = false;                                 // some table is a frontier table
+  std::int64_t entries = 1;                           // Π sep_dims
+  std::vector<const Table*> tables;                   // bucket order
+  std::vector<std::int64_t> x_stride;                 // per table
+  std::vector<std::vector<std::int64_t>> sep_stride;  // per table, per separator variable
+  bool frontier = false;                              // some table is a frontier table
   // The separator position scalar_message walks innermost: the one read by the fewest tables
   // (ties: the last); -1 without separator. sum_order[0, outer_tables) do not read it.
   std::int32_t run_digit = -1;

@@ -235,8 +235,7 @@ const std::vector<double>* Elimination::outside_for(std::size_t id) const {
   return &(*outside_)[id];
 }
 
-std::optional<Outside> Elimination::outside_tables(Outside out,
-                                                   Clock::time_point deadline) const {
+std::optional<Outside> Elimination::outside_tables(Outside out, Clock::time_point deadline) const {
   out.resize(factors_.size());
   std::vector<double> finite;
   std::vector<std::int32_t> infinite;

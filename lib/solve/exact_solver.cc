@@ -377,7 +377,10 @@ struct ShortChainStart {
 // incumbent matters most there), without its memory rows (with them, its 3-D instances outlast
 // the limit), and repaired against them where its optimum breaks one. Where it breaks one, the
 // rate search (memory_price.h) on the short chain finds the layer plans on either side of the
-// budget; their lengthenings and mixes are offered, and the long LP is priced at its rate.
+// budget; the lean one lengthened, the mixes of the two (short_chain.h) and, repaired on the long
+// chain (where a repair may change some layers only), the short optimum and the cheap plan
+// lengthened are offered, and the long LP is priced at the rate found (LLaMA3-70B, 80 layers, on
+// 2x2x256 under 80 GiB: 5,078,086 us against 5,101,557 us repaired on the short chain).
 std::optional<ShortChainStart> offer_short_chain(Answer& a, const Problem& problem,
                                                  const SolveOptions& options,
                                                  const EngineOptions& eo) {
@@ -416,6 +419,7 @@ std::optional<ShortChainStart> offer_short_chain(Answer& a, const Problem& probl
   for (auto& mix : detail::mixes_within(*chain, problem.memory, search.over, search.under)) {
     offer(a, problem, std::move(mix));
   }
+  offer_repaired(a, problem, detail::lengthen(*chain, s->labels), eo);
   offer_repaired(a, problem, detail::lengthen(*chain, search.over), eo);
   out.messages = detail::lengthen_messages(*chain, search.messages);
   out.rate = search.rate;

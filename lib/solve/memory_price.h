@@ -11,7 +11,7 @@
 // the long rows; priced per copy (the folded bytes over the copies), its LP trades cost for bytes
 // at the long chain's rate. Starting from a labelling that breaks a row, the rate grows x4 until
 // the LP's decoded labelling meets every row (20 passes per rate, each from the last rate's
-// messages), then bisects to within 1/64: the last labellings on either side are a cheap plan
+// messages), then bisects to within 1/1024: the last labellings on either side are a cheap plan
 // over the budget and a lean one within it, and the rate between them is near the best of the
 // Lagrangian dual. LLaMA3-70B, 80 layers, on 128x4x2 under 80 GiB (exact_solver.cc prices the
 // long LP at that rate and offers the two plans, mixed layer by layer): plan 4,547,554 us, 0.004%
