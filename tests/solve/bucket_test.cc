@@ -86,7 +86,8 @@ TEST_CASE("scalar_message equals scalar_entry bit for bit and the brute-force mi
     // In two pieces with argmins, as two threads would; once more whole without (same values).
     std::vector<double> again(message.size(), -1);
     REQUIRE(scalar_message(view, 0, runs / 2, message.data(), argmin.data(), [] { return false; }));
-    REQUIRE(scalar_message(view, runs / 2, runs, message.data(), argmin.data(), [] { return false; }));
+    REQUIRE(
+        scalar_message(view, runs / 2, runs, message.data(), argmin.data(), [] { return false; }));
     REQUIRE(scalar_message(view, 0, runs, again.data(), nullptr, [] { return false; }));
     CHECK(std::memcmp(again.data(), message.data(), message.size() * sizeof(double)) == 0);
     Odometer odo(view, 0);
@@ -100,7 +101,8 @@ TEST_CASE("scalar_message equals scalar_entry bit for bit and the brute-force mi
       std::vector<std::int32_t> labels(static_cast<std::size_t>(vars), 0);
       std::int64_t rest = k;
       for (std::size_t i = separator.size(); i-- > 0;) {
-        labels[static_cast<std::size_t>(separator[i])] = static_cast<std::int32_t>(rest % sep_dims[i]);
+        labels[static_cast<std::size_t>(separator[i])] =
+            static_cast<std::int32_t>(rest % sep_dims[i]);
         rest /= sep_dims[i];
       }
       double best = kInf;
@@ -108,7 +110,8 @@ TEST_CASE("scalar_message equals scalar_entry bit for bit and the brute-force mi
       for (std::int32_t x = 0; x < b.domains[0]; ++x) {
         labels[0] = x;
         double sum = 0;
-        for (const std::int32_t j : view.sum_order) sum += at(*fs[static_cast<std::size_t>(j)], labels);
+        for (const std::int32_t j : view.sum_order)
+          sum += at(*fs[static_cast<std::size_t>(j)], labels);
         if (sum < best) {
           best = sum;
           best_x = x;

@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-
 #include <memory>
 
 #include "solve/evaluate.h"
@@ -105,8 +104,8 @@ TEST_CASE("elimination: Retain::kArgmins decodes the same labels and frees consu
     const EngineProblem ep = build_engine_problem(p);
     const auto order = leaf_plan(ep).order;
     const Elimination kept = Elimination::run(ep.domains, ep.factors, order, ep.memory, Limits{});
-    const Elimination lean = Elimination::run(ep.domains, ep.factors, order, ep.memory, Limits{},
-                                              0, nullptr, Retain::kArgmins);
+    const Elimination lean = Elimination::run(ep.domains, ep.factors, order, ep.memory, Limits{}, 0,
+                                              nullptr, Retain::kArgmins);
     REQUIRE(kept.status() == RunStatus::kComplete);
     REQUIRE(lean.status() == RunStatus::kComplete);
     std::vector<std::int64_t> t1, t2;

@@ -34,7 +34,7 @@ TEST_CASE("evaluate: breakdown of problem.h's example") {
 
 TEST_CASE("evaluate catches each violation kind") {
   Problem p = two_nodes();
-  p.nodes[0].cost_us[1] = kForbidden;  // a=1 forbidden
+  p.nodes[0].cost_us[1] = kForbidden;         // a=1 forbidden
   p.edges[0].cost_us.edit()[1] = kForbidden;  // (a=0, b=1) forbidden
   p.pins = {{1, {0}}};
   p.followers = {};

@@ -338,10 +338,7 @@ TEST_CASE("exact: a memory-bound stack prices its LP at the short chain's rate, 
                                        .memory_budget = 0.2 + 0.05 * static_cast<double>(seed % 5),
                                        .integer_costs = true,
                                        .seed = seed});
-    SolveOptions off;
-    off.bound_fixing = BoundFixing::kOff;
-    const Solution best = solve_ok(p, off);
-    REQUIRE(best.optimal);
+    const Solution best = testing::plain_optimum(p);
     SolveOptions on;
     on.bound_fixing = BoundFixing::kOn;
     const Solution fixed = solve_ok(p, on);

@@ -12,6 +12,7 @@
 #include "solve/short_chain.h"
 #include "solve/solver.h"
 #include "support/brute_force.h"
+#include "support/solve_examples.h"
 
 namespace dtplan::solve::detail {
 namespace {
@@ -98,36 +99,29 @@ TEST_CASE("memory price: the rate search brackets the budget, its bound below th
                                  .seed = seed});
     auto chain = short_chain(p);
     REQUIRE(chain.has_value());
-    Problem relaxed = chain->problem;
-    relaxed.memory.clear();
-    SolveOptions off;
-    off.bound_fixing = BoundFixing::kOff;
-    const auto free = make_exact_solver()->solve(relaxed, off);
-    REQUIRE(free.ok());
-    if (meets_memory(chain->problem.memory, free->labels)) continue;
+    const Solution free = testing::plain_optimum(chain->problem, false);
+    if (meets_memory(chain->problem.memory, free.labels)) continue;
     ++searched;
-    const double excess = excess_bytes(chain->problem.memory, free->labels);
+    const double excess = excess_bytes(chain->problem.memory, free.labels);
     const auto search = search_rate(
-        chain->problem, copies_of(chain->source, chain->problem.nodes.size()), free->labels, {},
-        1e-3 * (std::fabs(free->objective_us) + 1) / excess, kNoDeadline);
+        chain->problem, copies_of(chain->source, chain->problem.nodes.size()), free.labels, {},
+        1e-3 * (std::fabs(free.objective_us) + 1) / excess, kNoDeadline);
     REQUIRE_FALSE(search.under.empty());
     CHECK_FALSE(meets_memory(chain->problem.memory, search.over));
     CHECK(meets_memory(chain->problem.memory, search.under));
     CHECK(meets_memory(p.memory, lengthen(*chain, search.under)));
     REQUIRE(search.rate.size() == 1);
     CHECK(search.rate[0] > 0);
-    const auto best = make_exact_solver()->solve(p, off);
-    REQUIRE(best.ok());
-    REQUIRE(best->optimal);
+    const Solution best = testing::plain_optimum(p);
     auto saved = price_memory(p, search.rate);
     const DualBound d = dual_bound(p, 200, kNoDeadline);
     restore_unaries(p, std::move(saved));
-    const double tol = 1e-9 * (std::fabs(best->objective_us) + 1);
-    CHECK(d.lower_bound_us - price_shift(p.memory, search.rate) <= best->objective_us + tol);
+    const double tol = 1e-9 * (std::fabs(best.objective_us) + 1);
+    CHECK(d.lower_bound_us - price_shift(p.memory, search.rate) <= best.objective_us + tol);
     const auto lengthened = evaluate(p, lengthen(*chain, search.under));
     REQUIRE(lengthened.ok());
     CHECK(lengthened->feasible());
-    CHECK(lengthened->total_us >= best->objective_us - tol);
+    CHECK(lengthened->total_us >= best.objective_us - tol);
   }
   CHECK(searched >= 2);
 }

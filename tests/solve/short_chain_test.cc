@@ -13,6 +13,7 @@
 #include "solve/evaluate.h"
 #include "solve/generate.h"
 #include "solve/solver.h"
+#include "support/solve_examples.h"
 
 namespace dtplan::solve::detail {
 namespace {
@@ -215,33 +216,27 @@ TEST_CASE("short chain: mixes within the memory rows take the fewest lean blocks
                                        .seed = seed});
     const auto chain = short_chain(p);
     REQUIRE(chain.has_value());
-    Problem relaxed = chain->problem;
-    relaxed.memory.clear();
-    SolveOptions off;
-    off.bound_fixing = BoundFixing::kOff;
-    const auto over = make_exact_solver()->solve(relaxed, off);
-    const auto under = make_exact_solver()->solve(chain->problem, off);
-    REQUIRE(over.ok());
-    REQUIRE(under.ok());
-    if (meets_memory(p.memory, lengthen(*chain, over->labels))) continue;
-    const auto mixes = mixes_within(*chain, p.memory, over->labels, under->labels);
+    const Solution over = testing::plain_optimum(chain->problem, false);
+    const Solution under = testing::plain_optimum(chain->problem);
+    if (meets_memory(p.memory, lengthen(*chain, over.labels))) continue;
+    const auto mixes = mixes_within(*chain, p.memory, over.labels, under.labels);
     REQUIRE(mixes.size() == 4);
     ++mixed;
     for (const auto& m : mixes) CHECK(meets_memory(p.memory, m));
     for (const bool front : {true, false}) {
       std::int32_t fewest = 0;
       while (!meets_memory(p.memory,
-                           lengthen_mixed(*chain, over->labels, under->labels, fewest, front))) {
+                           lengthen_mixed(*chain, over.labels, under.labels, fewest, front))) {
         ++fewest;
       }
       std::int32_t most = chain->middle;
-      while (!meets_memory(p.memory,
-                           lengthen_mixed(*chain, under->labels, over->labels, most, front))) {
+      while (
+          !meets_memory(p.memory, lengthen_mixed(*chain, under.labels, over.labels, most, front))) {
         --most;
       }
       const std::size_t at = front ? 0 : 2;
-      CHECK(mixes[at] == lengthen_mixed(*chain, over->labels, under->labels, fewest, front));
-      CHECK(mixes[at + 1] == lengthen_mixed(*chain, under->labels, over->labels, most, front));
+      CHECK(mixes[at] == lengthen_mixed(*chain, over.labels, under.labels, fewest, front));
+      CHECK(mixes[at + 1] == lengthen_mixed(*chain, under.labels, over.labels, most, front));
     }
   }
   CHECK(mixed >= 2);

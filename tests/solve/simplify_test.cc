@@ -8,7 +8,6 @@
 
 #include <chrono>
 #include <map>
-
 #include <string>
 
 #include "solve/evaluate.h"

@@ -1,5 +1,9 @@
 #include "support/solve_examples.h"
 
+#include <doctest/doctest.h>
+
+#include <utility>
+
 namespace dtplan::testing {
 
 solve::Problem two_nodes() {
@@ -15,6 +19,16 @@ solve::Problem memory_chain(std::int64_t high) {
   p.edges = {{0, 1, 0, {0, 1, 1, 0}}, {1, 2, 0, {0, 1, 1, 0}}};
   p.memory = {{"params", {{0, {10, 1}}, {2, {10, 1}}}, 0, high}};
   return p;
+}
+
+solve::Solution plain_optimum(solve::Problem problem, bool with_memory) {
+  if (!with_memory) problem.memory.clear();
+  solve::SolveOptions off;
+  off.bound_fixing = solve::BoundFixing::kOff;
+  auto s = solve::make_exact_solver()->solve(problem, off);
+  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  REQUIRE(s->optimal);
+  return std::move(s).value();
 }
 
 }  // namespace dtplan::testing

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "solve/problem.h"
+#include "solve/solver.h"
 
 namespace dtplan::testing {
 
@@ -16,5 +17,9 @@ solve::Problem two_nodes();
 // Unconstrained: a=b=c=0, cost 2, 20 bytes. Within 11 bytes: a=0,c=1 costs
 // 0 + 3 + min(b=0: 2+0+1, b=1: 2+1+0) = 6; a=1,c=0 costs 7; a=1,c=1 costs 9 (2 bytes).
 solve::Problem memory_chain(std::int64_t high);
+
+// The exact solver's optimum of `problem` (bound fixing off) with or without its memory rows:
+// the plain search's proven answer, for tests that compare against it.
+solve::Solution plain_optimum(solve::Problem problem, bool with_memory = true);
 
 }  // namespace dtplan::testing
