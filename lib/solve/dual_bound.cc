@@ -316,9 +316,25 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
   return out;
 }
 
+namespace {
+
+// A label stays in a window at `upper_us` when its bound is at most this.
+double keep_limit(double upper_us) { return upper_us + 1e-7 * (std::fabs(upper_us) + 1); }
+
+}  // namespace
+
+std::int64_t kept_labels(const DualBound& bound, double upper_us) {
+  const double limit = keep_limit(upper_us);
+  std::int64_t out = 0;
+  for (const std::vector<double>& b : bound.label_bound_us) {
+    out += std::count_if(b.begin(), b.end(), [&](double x) { return x <= limit; });
+  }
+  return out;
+}
+
 std::vector<Pin> bound_pins(const DualBound& bound, double upper_us,
                             const std::vector<RepeatGroup>& repeats) {
-  const double limit = upper_us + 1e-7 * (std::fabs(upper_us) + 1);
+  const double limit = keep_limit(upper_us);
   std::vector<std::vector<char>> keep(bound.label_bound_us.size());
   for (std::size_t v = 0; v < keep.size(); ++v) {
     const std::vector<double>& b = bound.label_bound_us[v];

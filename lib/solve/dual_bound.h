@@ -74,4 +74,8 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
 std::vector<Pin> bound_pins(const DualBound& bound, double upper_us,
                             const std::vector<RepeatGroup>& repeats = {});
 
+// How many labels (all nodes) have a bound of at most `upper_us` (the same slack as bound_pins):
+// what a window at that threshold keeps, before bound_pins widens it over repeat blocks.
+std::int64_t kept_labels(const DualBound& bound, double upper_us);
+
 }  // namespace dtplan::solve::detail

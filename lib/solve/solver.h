@@ -41,7 +41,9 @@ enum class SimplifyMode : std::uint8_t { kOn, kOff };
 // fixes labels in windows if the median node keeps more than kBoundFixingLabels labels after
 // simplify (3-D meshes: median 54 on LLaMA3 8x8x8, where the exact search alone grows out of
 // reach) and otherwise runs the plain exact solve (2-D meshes: median 15 on 8x8, whose repeated
-// layers the shared-interior elimination solves in seconds). kOn: windows always; kOff: no LP.
+// layers the shared-interior elimination solves in seconds), except where a memory-bound stack's
+// LP is priced at its short chain's rate (exact_solver.cc: windows then). kOn: windows always;
+// kOff: no LP.
 enum class BoundFixing : std::uint8_t { kAuto, kOn, kOff };
 inline constexpr std::int32_t kBoundFixingLabels = 24;
 

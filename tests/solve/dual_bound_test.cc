@@ -92,6 +92,29 @@ TEST_CASE("dual bound: never above the optimum, label by label, on random proble
   }
 }
 
+TEST_CASE("dual bound: kept_labels counts what a window's pins keep") {
+  // Without repeat groups, bound_pins keeps on each pinned node exactly the labels counted, and
+  // every label of the nodes it leaves alone.
+  const Problem p = random_problem(
+      {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 5, .seed = 11});
+  const DualBound d = dual_bound(p, 50, kNoDeadline);
+  for (const double above : {0.0, 0.5, 2.0, 10.0, 1e9}) {
+    const double t = d.lower_bound_us + above;
+    std::int64_t kept = 0;
+    std::vector<char> pinned(p.nodes.size(), 0);
+    for (const Pin& pin : bound_pins(d, t)) {
+      kept += static_cast<std::int64_t>(pin.labels.size());
+      pinned[pin.node] = 1;
+    }
+    for (std::size_t v = 0; v < p.nodes.size(); ++v) {
+      if (!pinned[v]) kept += static_cast<std::int64_t>(p.nodes[v].cost_us.size());
+    }
+    CAPTURE(above);
+    CHECK(kept_labels(d, t) == kept);
+  }
+  CHECK(kept_labels(d, d.lower_bound_us - 1) == 0);
+}
+
 TEST_CASE("dual bound: a passed deadline proves nothing and pins nothing") {
   const Problem p = random_problem(
       {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 4, .seed = 5});

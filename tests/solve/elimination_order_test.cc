@@ -116,7 +116,7 @@ TEST_CASE("plan_order: a work cap stops it unfinished only past the cap, else th
 }
 
 TEST_CASE("plan_order: a passed deadline stops it unfinished; a distant one changes nothing") {
-  // A 12x12 grid (144 variables: the clock is read every 64 eliminations).
+  // A 12x12 grid; the clock is read at every elimination, so a passed deadline stops the first.
   std::vector<std::vector<std::int32_t>> scopes;
   std::vector<std::int32_t> domains;
   for (int r = 0; r < 12; ++r) {
@@ -137,7 +137,7 @@ TEST_CASE("plan_order: a passed deadline stops it unfinished; a distant one chan
   CHECK(later.total_work == full.total_work);
   const OrderPlan passed = plan_order(domains, scopes, all, none, now - std::chrono::seconds(1));
   CHECK(passed.total_work == none);
-  CHECK(passed.order.size() == 64);
+  CHECK(passed.order.size() == 1);
 }
 
 }  // namespace
