@@ -522,7 +522,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
   const bool usable = d.upper_us < kForbidden && !a.labels.empty();
   // A memory-bound stack priced at its short chain's rate takes windows whatever its label
   // count: its label bounds include the memory rows, so the windows keep few labels (LLaMA3-8B,
-  // 32 layers, on 8x8 under 80 GiB: proven in 0.3 s; the plain Lagrangian solve took 33-43 s).
+  // 32 layers, on 8x8 under 80 GiB: proven in 0.41 s; the plain Lagrangian solve took 33-43 s).
   if (!usable || (use != BoundUse::kWindows && !priced_lp)) {
     // No labelling to measure windows against, or no windows wanted: the whole problem, with
     // the LP bound and labelling kept (the better one where the solve stops early).

@@ -1,6 +1,8 @@
 #include "solve/memory_price.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dtplan::solve::detail {
 
