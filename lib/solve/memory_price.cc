@@ -19,13 +19,15 @@ constexpr double kRateTolerance = 1.0 / 1024;
 
 }  // namespace
 
+double row_excess(const MemoryRow& row, const std::vector<LabelIndex>& labels) {
+  double bytes = 0;
+  for (const MemoryTerm& t : row.terms) bytes += static_cast<double>(t.bytes[labels[t.node]]);
+  return std::max(0.0, bytes - static_cast<double>(row.high_bytes));
+}
+
 double excess_bytes(const std::vector<MemoryRow>& rows, const std::vector<LabelIndex>& labels) {
   double out = 0;
-  for (const MemoryRow& row : rows) {
-    double bytes = 0;
-    for (const MemoryTerm& t : row.terms) bytes += static_cast<double>(t.bytes[labels[t.node]]);
-    out += std::max(0.0, bytes - static_cast<double>(row.high_bytes));
-  }
+  for (const MemoryRow& row : rows) out += row_excess(row, labels);
   return out;
 }
 
@@ -91,7 +93,7 @@ std::optional<DualBound> memory_priced_bound(Problem& problem, const DualBound& 
   std::vector<double> rate(problem.memory.size(), 0);
   bool any = false;
   for (std::size_t r = 0; r < rate.size(); ++r) {
-    const double excess = excess_bytes({problem.memory[r]}, d.labels);
+    const double excess = row_excess(problem.memory[r], d.labels);
     const double mu = (incumbent_us - d.upper_us) / excess;
     if (!(excess > 0) || !(mu > 0) || !std::isfinite(mu)) continue;
     rate[r] = mu;
@@ -110,7 +112,7 @@ RateSearch search_rate(Problem problem, const std::vector<double>& copies,
   // The rows `start` breaks are priced, at one rate.
   std::vector<double> weight(problem.memory.size(), 0);
   for (std::size_t r = 0; r < weight.size(); ++r) {
-    weight[r] = excess_bytes({problem.memory[r]}, start) > 0 ? 1 : 0;
+    weight[r] = row_excess(problem.memory[r], start) > 0 ? 1 : 0;
   }
   auto at = [&](double t) {
     std::vector<double> rate = weight;

@@ -43,7 +43,8 @@ void restore_unaries(Problem& problem, SavedUnaries saved);
 // Σ_r rate[r] · high_r: what the priced LP bound exceeds the bound on labellings meeting the rows.
 double price_shift(const std::vector<MemoryRow>& rows, const std::vector<double>& rate);
 
-// The bytes over high_r, summed over the rows.
+// The bytes of `labels` over row.high_bytes (0 within it), and that summed over the rows.
+double row_excess(const MemoryRow& row, const std::vector<LabelIndex>& labels);
 double excess_bytes(const std::vector<MemoryRow>& rows, const std::vector<LabelIndex>& labels);
 
 // Per node of the short chain: how many long nodes copy it (ShortChain::source).

@@ -1,8 +1,10 @@
 #include "solve/short_chain.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <map>
+#include <ranges>
 #include <utility>
 
 namespace dtplan::solve::detail {
@@ -154,27 +156,16 @@ std::vector<std::vector<LabelIndex>> mixes_within(const ShortChain& chain,
       auto meets = [&](std::int32_t k) {
         return meets_memory(rows, lengthen_mixed(chain, base, other, k, front));
       };
-      std::int32_t lo = 0;
-      std::int32_t hi = chain.middle;
-      if (!meets(from_over ? hi : lo)) continue;
-      while (lo < hi) {
-        if (from_over) {  // the fewest blocks from `under`
-          const std::int32_t k = lo + (hi - lo) / 2;
-          if (meets(k)) {
-            hi = k;
-          } else {
-            lo = k + 1;
-          }
-        } else {  // the most blocks from `over`
-          const std::int32_t k = hi - (hi - lo) / 2;
-          if (meets(k)) {
-            lo = k;
-          } else {
-            hi = k - 1;
-          }
-        }
-      }
-      out.push_back(lengthen_mixed(chain, base, other, lo, front));
+      // Based on `over`, the mixes meet the rows from some k on: the first such k. Based on
+      // `under`, up to some k: the first k that does not, less one.
+      // (Bisection: the bytes move one way as blocks are swapped; the mix found is checked.)
+      const auto ks = std::views::iota(std::int32_t{0}, chain.middle + 1);
+      const auto it =
+          std::ranges::partition_point(ks, [&](std::int32_t k) { return meets(k) != from_over; });
+      const auto first = static_cast<std::int32_t>(it - ks.begin());
+      const std::int32_t k = from_over ? first : first - 1;
+      if (k < 0 || k > chain.middle || !meets(k)) continue;  // no mix meets them
+      out.push_back(lengthen_mixed(chain, base, other, k, front));
     }
   }
   return out;
