@@ -5,8 +5,8 @@
 
 namespace dtplan::sim {
 
-LinkMap make_link_map(const StepProgram& program,
-                      const std::optional<cost::HardwareProfile>& hardware) {
+SlotLinks slot_links(const StepProgram& program,
+                     const std::optional<cost::HardwareProfile>& hardware) {
   const std::int64_t gpn = program.gpus_per_node;
   const std::int64_t nics =
       hardware ? std::clamp<std::int64_t>(hardware->node.nics_per_node, 1, gpn) : gpn;
@@ -16,36 +16,50 @@ LinkMap make_link_map(const StepProgram& program,
   for (std::int64_t r : program.ranks) node_index.emplace(r / gpn, 0);
   std::int32_t next = 0;
   for (auto& [node, idx] : node_index) idx = next++;
-  std::vector<std::int32_t> node_of(program.ranks.size());
-  std::vector<std::int32_t> nic_of(program.ranks.size());
+  SlotLinks out;
+  out.links = static_cast<std::int32_t>(slots + static_cast<std::int64_t>(next) * nics);
+  out.node_of.resize(program.ranks.size());
+  out.nic_of.resize(program.ranks.size());
   for (std::size_t s = 0; s < program.ranks.size(); ++s) {
     const std::int64_t r = program.ranks[s];
-    node_of[s] = node_index[r / gpn];
-    nic_of[s] =
-        static_cast<std::int32_t>(slots + std::int64_t{node_of[s]} * nics + (r % gpn) * nics / gpn);
+    out.node_of[s] = node_index[r / gpn];
+    out.nic_of[s] = static_cast<std::int32_t>(slots + std::int64_t{out.node_of[s]} * nics +
+                                              (r % gpn) * nics / gpn);
   }
+  return out;
+}
+
+std::vector<std::int32_t> group_links(const SlotLinks& slots, const std::int32_t* members,
+                                      std::size_t size) {
+  std::vector<std::int32_t> mine;
+  if (size < 2) return mine;
+  std::map<std::int32_t, int> per_node;
+  for (std::size_t k = 0; k < size; ++k) {
+    ++per_node[slots.node_of[static_cast<std::size_t>(members[k])]];
+  }
+  const bool multi_node = per_node.size() > 1;
+  for (std::size_t k = 0; k < size; ++k) {
+    const auto s = static_cast<std::size_t>(members[k]);
+    if (multi_node) mine.push_back(slots.nic_of[s]);
+    if (per_node[slots.node_of[s]] > 1) mine.push_back(static_cast<std::int32_t>(s));
+  }
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  return mine;
+}
+
+LinkMap make_link_map(const StepProgram& program,
+                      const std::optional<cost::HardwareProfile>& hardware) {
+  const SlotLinks at = slot_links(program, hardware);
   LinkMap map;
-  map.links =
-      static_cast<std::int32_t>(slots + static_cast<std::int64_t>(node_index.size()) * nics);
+  map.links = at.links;
   for (const GroupPartition& part : program.partitions) {
     std::vector<std::int32_t> offsets{0};
     std::vector<std::int32_t> links;
     const auto size = static_cast<std::size_t>(part.size);
     for (std::int32_t g = 0; g < part.groups(); ++g) {
-      const auto* m = part.members.data() + static_cast<std::size_t>(g) * size;
-      std::vector<std::int32_t> mine;
-      if (size > 1) {
-        std::map<std::int32_t, int> per_node;
-        for (std::size_t k = 0; k < size; ++k) ++per_node[node_of[static_cast<std::size_t>(m[k])]];
-        const bool multi_node = per_node.size() > 1;
-        for (std::size_t k = 0; k < size; ++k) {
-          const auto s = static_cast<std::size_t>(m[k]);
-          if (multi_node) mine.push_back(nic_of[s]);
-          if (per_node[node_of[s]] > 1) mine.push_back(static_cast<std::int32_t>(s));
-        }
-      }
-      std::sort(mine.begin(), mine.end());
-      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+      const auto mine =
+          group_links(at, part.members.data() + static_cast<std::size_t>(g) * size, size);
       links.insert(links.end(), mine.begin(), mine.end());
       offsets.push_back(static_cast<std::int32_t>(links.size()));
     }

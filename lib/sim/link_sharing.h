@@ -39,6 +39,21 @@ struct LinkMap {
   bool operator==(const LinkMap&) const = default;
 };
 
+// Where each slot's links are: its node (nodes numbered in ascending order of their ranks) and
+// its NIC's link id; NVLink port of slot s is link s.
+struct SlotLinks {
+  std::int32_t links = 0;  // slots + nodes x NICs per node
+  std::vector<std::int32_t> node_of;
+  std::vector<std::int32_t> nic_of;
+};
+SlotLinks slot_links(const StepProgram& program,
+                     const std::optional<cost::HardwareProfile>& hardware);
+
+// The links of one group (`size` member slots): the NICs of its members when it spans several
+// nodes, and the NVLink port of every member that shares its node with another; ascending.
+std::vector<std::int32_t> group_links(const SlotLinks& slots, const std::int32_t* members,
+                                      std::size_t size);
+
 // The links of every group of every partition of `program`.
 // Example: ranks 0..15, 8 GPUs and 8 NICs per node, the group {0, 8}: the NICs of GPU 0 of both
 // nodes, no NVLink; the group {0..7}: the 8 NVLink ports of node 0.

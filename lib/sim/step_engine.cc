@@ -377,8 +377,7 @@ class Engine {
 
 }  // namespace
 
-core::Result<EngineRun> run_step_engine(const StepProgram& program, const LinkMap& links,
-                                        bool contention, std::int64_t max_rank_tasks) {
+core::Status check_rank_tasks(const StepProgram& program, std::int64_t max_rank_tasks) {
   DTPLAN_TRY(std::int64_t pairs,
              core::checked_mul(static_cast<std::int64_t>(program.ranks.size()),
                                static_cast<std::int64_t>(program.tasks.size()), "rank tasks"));
@@ -388,6 +387,12 @@ core::Result<EngineRun> run_step_engine(const StepProgram& program, const LinkMa
         std::to_string(program.ranks.size()) + " ranks = " + std::to_string(pairs) +
         " rank tasks exceeds the limit of " + std::to_string(max_rank_tasks));
   }
+  return {};
+}
+
+core::Result<EngineRun> run_step_engine(const StepProgram& program, const LinkMap& links,
+                                        bool contention, std::int64_t max_rank_tasks) {
+  DTPLAN_CHECK(check_rank_tasks(program, max_rank_tasks));
   return Engine(program, links, contention).run();
 }
 

@@ -35,6 +35,9 @@ struct EngineRun {
 // The stream predecessor of every task (-1 for the first on its stream).
 std::vector<std::int32_t> stream_predecessors(const StepProgram& program);
 
+// @post error (kUnsupported) when the program's slots x tasks exceed max_rank_tasks.
+core::Status check_rank_tasks(const StepProgram& program, std::int64_t max_rank_tasks);
+
 // Runs the program. `contention` false: every instance takes latency + bandwidth time alone.
 // @post error (kUnsupported) when slots x tasks exceeds max_rank_tasks; (kInternal) if a task
 //   never ran (a dependency cycle, which build_step_program's issue order rules out).

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "core/min_union_find.h"
 #include "cost/collective_model.h"
 #include "mesh/device_mesh.h"
 #include "redist/redist_plan.h"
@@ -73,26 +74,14 @@ class Partitions {
     auto key = std::pair(dims, flat);
     if (auto it = index_.find(key); it != index_.end()) return it->second;
     const std::size_t n = ranks_.size();
-    std::vector<std::int32_t> parent(n);
-    std::iota(parent.begin(), parent.end(), 0);
-    auto find = [&](std::int32_t x) {
-      while (parent[static_cast<std::size_t>(x)] != x) {
-        parent[static_cast<std::size_t>(x)] =
-            parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
-        x = parent[static_cast<std::size_t>(x)];
-      }
-      return x;
-    };
+    core::MinUnionFind classes(n);
     for (std::int32_t d : dims) {
       layout::IntTensor groups = mesh_.groups(mesh::mesh_dim(d));
       const std::int64_t rows = layout::rows(groups);
       for (std::int64_t g = 0; g < rows; ++g) {
         auto row = layout::row(groups, g);
         const std::int32_t first = slot(row[0]);
-        for (std::int64_t r : row) {
-          const std::int32_t a = find(first), b = find(slot(r));
-          if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
-        }
+        for (std::int64_t r : row) classes.unite(first, slot(r));
       }
     }
     GroupPartition part;
@@ -102,7 +91,7 @@ class Partitions {
     std::vector<std::vector<std::int32_t>> members;
     std::vector<std::int32_t> group_of_root(n, -1);
     for (std::size_t s = 0; s < n; ++s) {
-      const auto root = static_cast<std::size_t>(find(static_cast<std::int32_t>(s)));
+      const auto root = static_cast<std::size_t>(classes.find(static_cast<std::int32_t>(s)));
       if (group_of_root[root] < 0) {
         group_of_root[root] = static_cast<std::int32_t>(members.size());
         members.emplace_back();
@@ -230,6 +219,25 @@ struct Builder {
   }
 };
 
+// Slot -> the slot one step further along mesh dim d (cyclic): each group of the dim lists its
+// ranks in coordinate order.
+std::vector<std::int32_t> dim_shift(const mesh::DeviceMesh& mesh,
+                                    const std::vector<std::int64_t>& ranks, std::size_t d) {
+  auto slot = [&](std::int64_t rank) {
+    return static_cast<std::int32_t>(std::lower_bound(ranks.begin(), ranks.end(), rank) -
+                                     ranks.begin());
+  };
+  std::vector<std::int32_t> shift(ranks.size());
+  layout::IntTensor groups = mesh.groups(mesh::mesh_dim(static_cast<std::int32_t>(d)));
+  for (std::int64_t g = 0; g < layout::rows(groups); ++g) {
+    auto row = layout::row(groups, g);
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      shift[static_cast<std::size_t>(slot(row[k]))] = slot(row[(k + 1) % row.size()]);
+    }
+  }
+  return shift;
+}
+
 }  // namespace
 
 core::Result<StepProgram> build_step_program(const plan::Plan& plan,
@@ -250,6 +258,9 @@ core::Result<StepProgram> build_step_program(const plan::Plan& plan,
   b.prog.gpus_per_node = plan.mesh.gpus_per_node;
   b.prog.streams.push_back({"compute", {}, ""});
   Partitions partitions(mesh, b.prog.ranks, plan.mesh.gpus_per_node);
+  for (std::size_t d = 0; d < plan.mesh.shape.size(); ++d) {
+    b.prog.shifts.push_back(dim_shift(mesh, b.prog.ranks, d));
+  }
 
   const Blocks blocks = make_blocks(plan);
   const std::vector<bool> derived = parameter_derived(plan);

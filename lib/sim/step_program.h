@@ -90,6 +90,9 @@ struct StepProgram {
   std::vector<GroupPartition> partitions;
   std::vector<Task> tasks;            // in issue order
   std::vector<std::int32_t> op_task;  // op index -> its task
+  // Per mesh dim: slot -> the slot one coordinate further along the dim, cyclically (the
+  // candidate symmetries of the simulation, rank_symmetry.h).
+  std::vector<std::vector<std::int32_t>> shifts;
   bool operator==(const StepProgram&) const = default;
 };
 

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "sim/link_sharing.h"
+#include "sim/rank_symmetry.h"
 #include "sim/step_engine.h"
 
 namespace dtplan::sim {
@@ -190,25 +191,41 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
   Timeline tl;
   DTPLAN_TRY(tl.program, build_step_program(plan, options));
   const LinkMap links = make_link_map(tl.program, options.hardware);
-  DTPLAN_TRY(EngineRun run,
-             run_step_engine(tl.program, links, options.contention, options.max_rank_tasks));
-  const std::size_t slots = tl.program.ranks.size();
-  tl.simulated_tasks = static_cast<std::int64_t>(slots) * run.tasks;
-  // The critical slot from the task ends; then its summary alone (step_only) or every slot's.
-  const std::size_t critical = last_slot(run);
-  std::vector<std::size_t> wanted{critical};
-  if (!options.step_only) {
-    wanted.resize(slots);
-    std::iota(wanted.begin(), wanted.end(), std::size_t{0});
+  std::optional<SlotQuotient> quotient;
+  if (options.symmetry) {
+    quotient = quotient_slots(tl.program, slot_links(tl.program, options.hardware), links);
   }
+  const StepProgram& simulated = quotient ? quotient->program : tl.program;
+  const std::size_t slots = tl.program.ranks.size();
+  if (!options.step_only) {  // every slot's times are kept
+    DTPLAN_CHECK(check_rank_tasks(tl.program, options.max_rank_tasks));
+  }
+  DTPLAN_TRY(EngineRun run, run_step_engine(simulated, quotient ? quotient->links : links,
+                                            options.contention, options.max_rank_tasks));
+  tl.simulated_tasks = static_cast<std::int64_t>(simulated.ranks.size()) * run.tasks;
+  // The critical slot from the task ends (a representative is the lowest slot of its class, so
+  // the quotient's is the full run's); then its summary alone (step_only) or every slot's.
+  if (options.step_only) {
+    tl.ranks = summarize(simulated, run, {last_slot(run)});
+    const RankSummary& crit = tl.ranks[0];
+    tl.step_time_us = crit.end_us;
+    tl.critical_rank = crit.rank;
+    tl.compute_us = crit.compute_busy_us;
+    tl.communication_us = crit.communication_busy_us;
+    tl.exposed_communication_us = crit.exposed_communication_us;
+    return tl;
+  }
+  if (quotient) run = expand_run(run, quotient->rep);
+  const std::size_t critical = last_slot(run);
+  std::vector<std::size_t> wanted(slots);
+  std::iota(wanted.begin(), wanted.end(), std::size_t{0});
   tl.ranks = summarize(tl.program, run, wanted);
-  const RankSummary& crit = tl.ranks[options.step_only ? 0 : critical];
+  const RankSummary& crit = tl.ranks[critical];
   tl.step_time_us = crit.end_us;
   tl.critical_rank = crit.rank;
   tl.compute_us = crit.compute_busy_us;
   tl.communication_us = crit.communication_busy_us;
   tl.exposed_communication_us = crit.exposed_communication_us;
-  if (options.step_only) return tl;
   if (run.tasks > 0) tl.critical_path = critical_path(tl.program, run, critical);
 
   // Ranks whose events are kept: all, or the lowest rank of each of the first trace_ranks

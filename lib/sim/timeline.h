@@ -13,7 +13,9 @@
 //   tl.critical_path;                // the chain of tasks that fixed the step time
 //
 // Exactness: every rank is simulated (no sampling), so asymmetric groups, straggling groups and
-// uneven contention are exact under the model; events are kept for representative ranks only
+// uneven contention are exact under the model; ranks that a symmetry of the mesh makes alike are
+// simulated once and take their representative's times (rank_symmetry.h, the same figures and
+// events; TimelineOptions::symmetry); events are kept for representative ranks only
 // (TimelineOptions). Deterministic: events are processed by (time, creation order) and the
 // outputs are sorted by written keys.
 

@@ -36,6 +36,9 @@ struct TimelineOptions {
   bool all_ranks = false;
   std::int32_t trace_ranks = 4;
   std::int64_t max_rank_tasks = kDefaultMaxRankTasks;
+  // Ranks that a symmetry of the mesh makes alike (rank_symmetry.h: on 8x16x8 with 8 GPUs per
+  // node, the 128 ranks of each local GPU index) are simulated once. Off: every rank, as a check.
+  bool symmetry = true;
   // The step's figures only (what a sweep ranks by): Timeline::ranks holds the critical rank's
   // summary alone, with no critical path and no events. The figures equal the full run's.
   bool step_only = false;

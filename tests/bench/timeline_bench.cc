@@ -132,11 +132,14 @@ const plan::Plan& synthetic_plan() {
 }
 
 // `step_only`: the step's figures alone, as the sweep asks (its baseline: the full run above it).
-void BM_Timeline(benchmark::State& state, bool contention, bool step_only) {
+// `symmetry` off: every rank simulated (the baseline of the rank classes, rank_symmetry.h; the
+// 8x8 mesh on 4-GPU nodes has 8 classes).
+void BM_Timeline(benchmark::State& state, bool contention, bool step_only, bool symmetry) {
   const plan::Plan& plan = synthetic_plan();
   TimelineOptions o;
   o.contention = contention;
   o.step_only = step_only;
+  o.symmetry = symmetry;
   std::int64_t pairs = 0;
   double step = 0;
   for (auto _ : state) {
@@ -155,13 +158,19 @@ void BM_Timeline(benchmark::State& state, bool contention, bool step_only) {
   state.counters["rank_tasks"] = static_cast<double>(pairs);
   state.counters["step_ms"] = step / 1000;
 }
-BENCHMARK_CAPTURE(BM_Timeline, contention, true, false)
+BENCHMARK_CAPTURE(BM_Timeline, contention, true, false, true)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Timeline, contention_step_only, true, true)
+BENCHMARK_CAPTURE(BM_Timeline, contention_every_rank, true, false, false)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK_CAPTURE(BM_Timeline, no_contention, false, false)
+BENCHMARK_CAPTURE(BM_Timeline, contention_step_only, true, true, true)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Timeline, contention_step_only_every_rank, true, true, false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Timeline, no_contention, false, false, true)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -20,77 +20,10 @@
 namespace dtplan::sim {
 namespace {
 
+using testing::mesh_cases;
+using testing::MeshCase;
 using testing::PlanBuilder;
-using testing::StepSpec;
-
-struct MeshCase {
-  std::vector<std::int64_t> shape;
-  std::vector<std::string> names;
-  std::int64_t gpus_per_node;
-  std::vector<std::vector<std::string>> flatten;
-};
-
-const std::vector<MeshCase>& mesh_cases() {
-  static const std::vector<MeshCase> cases = {
-      {{8}, {"dp"}, 8, {}},
-      {{2, 4}, {"dp", "tp"}, 4, {}},
-      {{4, 2}, {"dp", "tp"}, 4, {}},
-      {{2, 2, 2}, {"pp", "dp", "tp"}, 2, {{"dp", "tp"}}},
-      {{3, 2}, {"dp", "tp"}, 4, {{"dp", "tp"}}},  // groups straddle nodes unevenly
-  };
-  return cases;
-}
-
-// A random plan: parameters, a forward over increasing layers, a backward over decreasing ones;
-// random inputs; random redistributions of 1-3 steps on random dims with costs 0..20.
-plan::Plan random_plan(std::mt19937_64& rng, const MeshCase& m) {
-  PlanBuilder b(m.shape, m.names, m.gpus_per_node, m.flatten);
-  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const int layers = uni(1, 4);
-  std::vector<std::int32_t> params;
-  for (int i = 0; i < uni(1, 5); ++i)
-    params.push_back(b.param("w" + std::to_string(i), uni(-1, layers - 1)));
-  std::vector<std::int32_t> ops;
-  const int n = uni(6, 30);
-  for (int i = 0; i < n; ++i) {
-    const bool backward = i >= n / 2;
-    const int layer = backward ? layers - 1 - (i - n / 2) * layers / (n - n / 2)
-                               : i * layers / std::max(1, n / 2);
-    std::vector<std::int32_t> in;
-    for (int k = 0; k < uni(0, 3); ++k) {
-      if (uni(0, 2) == 0 || ops.empty()) {
-        in.push_back(params[static_cast<std::size_t>(uni(0, static_cast<int>(params.size()) - 1))]);
-      } else {
-        in.push_back(ops[static_cast<std::size_t>(uni(0, static_cast<int>(ops.size()) - 1))]);
-      }
-    }
-    const auto op = b.op("op" + std::to_string(i), uni(0, 30) * 0.5, in,
-                         backward ? plan::Phase::kBackward : plan::Phase::kForward, layer);
-    ops.push_back(op);
-    for (std::size_t s = 0; s < in.size(); ++s) {
-      if (uni(0, 9) < 5) continue;
-      std::vector<StepSpec> steps;
-      for (int k = 0; k < uni(1, 3); ++k) {
-        StepSpec st;
-        const int kind = uni(0, 4);
-        st.kind = kind == 4 ? redist::StepKind::kLocalChunk : static_cast<redist::StepKind>(kind);
-        st.cost_us = uni(0, 20);
-        const int d = uni(0, static_cast<int>(m.shape.size()));
-        if (d == static_cast<int>(m.shape.size()) && !m.flatten.empty() &&
-            st.kind != redist::StepKind::kLocalChunk) {
-          st.mesh_dims = {1, 2};
-          if (m.shape.size() == 2) st.mesh_dims = {0, 1};
-          st.flattened = m.flatten[0][0] + "_" + m.flatten[0][1];
-        } else {
-          st.mesh_dims = {std::min(d, static_cast<int>(m.shape.size()) - 1)};
-        }
-        steps.push_back(st);
-      }
-      b.redistribute(op, static_cast<std::int32_t>(s), steps);
-    }
-  }
-  return b.build();
-}
+using testing::random_plan;
 
 // start/end per (slot, task) from a timeline with every rank's events.
 struct Times {

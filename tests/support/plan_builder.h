@@ -12,6 +12,7 @@
 //   plan::Plan p = b.build();
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -54,5 +55,21 @@ class PlanBuilder {
  private:
   plan::Plan plan_;
 };
+
+// A small mesh for random plans (random_plan): flatten[0], if any, names the last two dims.
+struct MeshCase {
+  std::vector<std::int64_t> shape;
+  std::vector<std::string> names;
+  std::int64_t gpus_per_node;
+  std::vector<std::vector<std::string>> flatten;
+};
+
+// Meshes of up to 8 ranks: one node, groups across nodes, uneven straddling, a flattened mesh.
+const std::vector<MeshCase>& mesh_cases();
+
+// A random plan: parameters, a forward over increasing layers, a backward over decreasing ones;
+// random inputs; random redistributions of 1-3 steps on random dims (or flatten[0]) with costs
+// 0..20.
+plan::Plan random_plan(std::mt19937_64& rng, const MeshCase& m);
 
 }  // namespace dtplan::testing
