@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -19,6 +20,7 @@ struct Shared {
   const std::vector<MeshCandidate>& candidates;
   const MeshEvaluator& evaluator;
   const SweepOptions& options;
+  std::vector<std::size_t> order;  // the candidates in the order the workers take them
   std::vector<std::optional<SweepRow>> rows;
   std::vector<std::optional<core::Error>> errors;
   std::atomic<std::size_t> next{0};
@@ -46,8 +48,10 @@ core::Result<SweepRow> evaluate_one(const Shared& s, const MeshCandidate& c) {
 
 void work(Shared& s) {
   for (;;) {
-    const std::size_t i = s.next.fetch_add(1);
-    if (i >= s.candidates.size() || i > s.first_failure.load()) return;
+    const std::size_t k = s.next.fetch_add(1);
+    if (k >= s.order.size()) return;
+    const std::size_t i = s.order[k];
+    if (i > s.first_failure.load()) continue;  // every candidate before a failure still runs
     auto row = evaluate_one(s, s.candidates[i]);
     if (row.ok()) {
       s.rows[i] = std::move(*row);
@@ -85,7 +89,15 @@ core::Result<SweepResult> run_sweep(const SweepSetup& setup,
     return core::Error::bad_input("--threads: " + std::to_string(options.threads) +
                                   " is negative (0 means one per hardware thread)");
   }
-  Shared s{setup, candidates, evaluator, options, {}, {}, {}, {}, {}, 0};
+  Shared s{setup, candidates, evaluator, options, {}, {}, {}, {}, {}, {}, 0};
+  // Meshes of more dims first (they have more strategies per op and take longer to plan), so
+  // that the last ones the threads take are short and no thread idles long at the end. The rows
+  // keep the candidate order whatever the order they are evaluated in.
+  s.order.resize(candidates.size());
+  std::iota(s.order.begin(), s.order.end(), std::size_t{0});
+  std::stable_sort(s.order.begin(), s.order.end(), [&](std::size_t a, std::size_t b) {
+    return candidates[a].shape.size() > candidates[b].shape.size();
+  });
   s.rows.resize(candidates.size());
   s.errors.resize(candidates.size());
   s.first_failure.store(candidates.size());

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "support/mesh_gen.h"
@@ -85,6 +86,27 @@ TEST_CASE("sweep: progress reports every candidate once, one call at a time") {
   for (const MeshCandidate& m : c) all.push_back(m.shape);
   std::sort(all.begin(), all.end());
   CHECK(seen == all);
+}
+
+TEST_CASE("sweep: meshes of more dims are evaluated first; rows keep the candidate order") {
+  FakeEvaluator fake;
+  const auto c = cands(64, {1, 2, 3});
+  std::vector<std::size_t> dims;
+  Shapes order;
+  auto r =
+      ok(run_sweep(setup(64), c, fake, {.threads = 1, .on_progress = [&](const SweepProgress& p) {
+                                          dims.push_back(p.last->shape.size());
+                                          order.push_back(p.last->shape);
+                                        }}));
+  REQUIRE(dims.size() == c.size());
+  CHECK(std::is_sorted(dims.rbegin(), dims.rend()));
+  CHECK(dims.front() == 3);
+  CHECK(dims.back() == 1);
+  // Within one dim count, the candidate order (by shape).
+  CHECK(order[0] == std::vector<std::int64_t>{2, 2, 16});
+  CHECK(order.back() == std::vector<std::int64_t>{64});
+  auto two = ok(run_sweep(setup(64), c, fake, {.threads = 2}));
+  CHECK(two == r);
 }
 
 TEST_CASE("sweep: an unsupported candidate becomes an infeasible row, ranked last") {
