@@ -84,13 +84,14 @@ struct Timeline {
   std::vector<PathEntry> critical_path;   // in time order
   std::vector<std::int64_t> event_ranks;  // ranks whose events are kept, ascending
   std::vector<TimelineEvent> events;      // by (rank, stream, start, task)
-  std::int64_t simulated_tasks = 0;       // (rank, task) pairs simulated
+  std::int64_t simulated_tasks = 0;       // (rank, task) pairs simulated (one rank per class)
   bool operator==(const Timeline&) const = default;
 };
 
 // Simulates one step of `plan`.
 // @post error (kBadInput) from build_step_program; (kUnsupported) when tasks x ranks exceeds
-//   options.max_rank_tasks, naming both; step_time_us >= the compute stream's busy time of
+//   options.max_rank_tasks, naming both (step_only: tasks x the ranks simulated, one per class
+//   of alike ranks); step_time_us >= the compute stream's busy time of
 //   every rank; with no redistributions step_time_us == the sum of compute_us.
 core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptions& options);
 

@@ -111,6 +111,30 @@ TEST_CASE("rank symmetry: groups that share a NIC stay apart in the quotient") {
   CHECK(tl->ranks == full->ranks);
 }
 
+TEST_CASE("rank symmetry: the rank-task cap counts the ranks simulated in step-only runs") {
+  // 4 x 2 x 4 on 4-GPU nodes: 32 ranks in 4 classes. A cap of 4 x the tasks lets the step-only
+  // run through (4 ranks simulated) but not a full run (every rank's times are kept) nor a run
+  // without the classes.
+  const plan::Plan plan = one_per_dim({{4, 2, 4}, {"dp", "cp", "tp"}, 4, {{"cp", "tp"}}});
+  TimelineOptions o;
+  auto tl = simulate_step(plan, o);
+  REQUIRE(tl.ok());
+  const auto tasks = static_cast<std::int64_t>(tl->program.tasks.size());
+  CHECK(tl->simulated_tasks == 4 * tasks);
+  CHECK(tl->ranks.size() == 32);
+  o.max_rank_tasks = 4 * tasks;
+  auto full = simulate_step(plan, o);
+  REQUIRE_FALSE(full.ok());
+  CHECK(full.error().kind == core::ErrorKind::kUnsupported);
+  o.step_only = true;
+  auto only = simulate_step(plan, o);
+  REQUIRE(only.ok());
+  CHECK(only->simulated_tasks == 4 * tasks);
+  CHECK(only->step_time_us == tl->step_time_us);
+  o.symmetry = false;
+  CHECK_FALSE(simulate_step(plan, o).ok());
+}
+
 // Every rank's figures and events with the quotient equal the full run's.
 void check_same(const plan::Plan& plan, TimelineOptions o) {
   o.all_ranks = true;
