@@ -29,37 +29,42 @@ SlotLinks slot_links(const StepProgram& program,
   return out;
 }
 
-std::vector<std::int32_t> group_links(const SlotLinks& slots, const std::int32_t* members,
-                                      std::size_t size) {
+namespace {
+
+// The links of one group: the NICs of its members when it spans several nodes, and the NVLink
+// port of every member that shares its node with another; ascending.
+std::vector<std::int32_t> group_links(const SlotLinks& slots,
+                                      std::span<const std::int32_t> members) {
   std::vector<std::int32_t> mine;
-  if (size < 2) return mine;
+  if (members.size() < 2) return mine;
   std::map<std::int32_t, int> per_node;
-  for (std::size_t k = 0; k < size; ++k) {
-    ++per_node[slots.node_of[static_cast<std::size_t>(members[k])]];
-  }
+  for (std::int32_t m : members) ++per_node[slots.node_of[static_cast<std::size_t>(m)]];
   const bool multi_node = per_node.size() > 1;
-  for (std::size_t k = 0; k < size; ++k) {
-    const auto s = static_cast<std::size_t>(members[k]);
+  for (std::int32_t m : members) {
+    const auto s = static_cast<std::size_t>(m);
     if (multi_node) mine.push_back(slots.nic_of[s]);
-    if (per_node[slots.node_of[s]] > 1) mine.push_back(static_cast<std::int32_t>(s));
+    if (per_node[slots.node_of[s]] > 1) mine.push_back(m);
   }
   std::sort(mine.begin(), mine.end());
   mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
   return mine;
 }
 
+}  // namespace
+
 LinkMap make_link_map(const StepProgram& program,
                       const std::optional<cost::HardwareProfile>& hardware) {
-  const SlotLinks at = slot_links(program, hardware);
+  return make_link_map(program, slot_links(program, hardware));
+}
+
+LinkMap make_link_map(const StepProgram& program, const SlotLinks& at) {
   LinkMap map;
   map.links = at.links;
   for (const GroupPartition& part : program.partitions) {
     std::vector<std::int32_t> offsets{0};
     std::vector<std::int32_t> links;
-    const auto size = static_cast<std::size_t>(part.size);
     for (std::int32_t g = 0; g < part.groups(); ++g) {
-      const auto mine =
-          group_links(at, part.members.data() + static_cast<std::size_t>(g) * size, size);
+      const auto mine = group_links(at, part.group(g));
       links.insert(links.end(), mine.begin(), mine.end());
       offsets.push_back(static_cast<std::int32_t>(links.size()));
     }

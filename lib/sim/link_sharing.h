@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "cost/hardware.h"
@@ -36,6 +37,12 @@ struct LinkMap {
   // For partition p and its group g: links_of[p][offsets[p][g] .. offsets[p][g + 1]), ascending.
   std::vector<std::vector<std::int32_t>> offsets;
   std::vector<std::vector<std::int32_t>> links_of;
+  // The links of group g of partition p.
+  [[nodiscard]] std::span<const std::int32_t> of(std::size_t p, std::int32_t g) const {
+    const auto begin = static_cast<std::size_t>(offsets[p][static_cast<std::size_t>(g)]);
+    const auto end = static_cast<std::size_t>(offsets[p][static_cast<std::size_t>(g) + 1]);
+    return {links_of[p].data() + begin, end - begin};
+  }
   bool operator==(const LinkMap&) const = default;
 };
 
@@ -49,15 +56,12 @@ struct SlotLinks {
 SlotLinks slot_links(const StepProgram& program,
                      const std::optional<cost::HardwareProfile>& hardware);
 
-// The links of one group (`size` member slots): the NICs of its members when it spans several
-// nodes, and the NVLink port of every member that shares its node with another; ascending.
-std::vector<std::int32_t> group_links(const SlotLinks& slots, const std::int32_t* members,
-                                      std::size_t size);
-
 // The links of every group of every partition of `program`.
 // Example: ranks 0..15, 8 GPUs and 8 NICs per node, the group {0, 8}: the NICs of GPU 0 of both
 // nodes, no NVLink; the group {0..7}: the 8 NVLink ports of node 0.
 LinkMap make_link_map(const StepProgram& program,
                       const std::optional<cost::HardwareProfile>& hardware);
+// The same from the slots' links (slot_links(program, hardware)).
+LinkMap make_link_map(const StepProgram& program, const SlotLinks& at);
 
 }  // namespace dtplan::sim

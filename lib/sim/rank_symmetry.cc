@@ -9,18 +9,6 @@ namespace dtplan::sim {
 
 namespace {
 
-std::span<const std::int32_t> members_of(const GroupPartition& part, std::int32_t g) {
-  const auto size = static_cast<std::size_t>(part.size);
-  return {part.members.data() + static_cast<std::size_t>(g) * size, size};
-}
-
-std::span<const std::int32_t> links_of(const LinkMap& links, std::size_t p, std::int32_t g) {
-  const auto& off = links.offsets[p];
-  const auto begin = static_cast<std::size_t>(off[static_cast<std::size_t>(g)]);
-  const auto end = static_cast<std::size_t>(off[static_cast<std::size_t>(g) + 1]);
-  return {links.links_of[p].data() + begin, end - begin};
-}
-
 // Whether `shift` (slot -> slot) is a symmetry: a bijection that keeps every GPU's local index,
 // maps nodes onto nodes one to one and every group of every partition onto a group.
 bool is_symmetry(const StepProgram& program, const SlotLinks& at,
@@ -45,7 +33,7 @@ bool is_symmetry(const StepProgram& program, const SlotLinks& at,
   }
   for (const GroupPartition& part : program.partitions) {
     for (std::int32_t g = 0; g < part.groups(); ++g) {
-      const auto m = members_of(part, g);
+      const auto m = part.group(g);
       const std::int32_t image = part.group_of[static_cast<std::size_t>(shift[m[0]])];
       for (std::int32_t s : m) {
         if (part.group_of[static_cast<std::size_t>(shift[static_cast<std::size_t>(s)])] != image)
@@ -104,14 +92,14 @@ std::optional<SlotQuotient> quotient_slots(const StepProgram& program, const Slo
     core::MinUnionFind group_class(static_cast<std::size_t>(part.groups()));
     for (const auto* shift : symmetries) {
       for (std::int32_t g = 0; g < part.groups(); ++g) {
-        const auto first = static_cast<std::size_t>(members_of(part, g)[0]);
+        const auto first = static_cast<std::size_t>(part.group(g)[0]);
         group_class.unite(g, part.group_of[static_cast<std::size_t>((*shift)[first])]);
       }
     }
     // No link may carry two groups of one class.
     std::vector<std::pair<std::int32_t, std::int32_t>> uses;  // (link, group class)
     for (std::int32_t g = 0; g < part.groups(); ++g) {
-      for (std::int32_t l : links_of(links, p, g)) uses.emplace_back(l, group_class.find(g));
+      for (std::int32_t l : links.of(p, g)) uses.emplace_back(l, group_class.find(g));
     }
     std::ranges::sort(uses);
     if (std::ranges::adjacent_find(uses) != uses.end()) return std::nullopt;
@@ -127,7 +115,7 @@ std::optional<SlotQuotient> quotient_slots(const StepProgram& program, const Slo
     std::int32_t kept_groups = 0;
     for (std::int32_t g = 0; g < part.groups(); ++g) {
       std::vector<std::int32_t> own, reps;
-      for (std::int32_t s : members_of(part, g)) {
+      for (std::int32_t s : part.group(g)) {
         const auto slot = static_cast<std::size_t>(s);
         if (quotient_slot[slot] >= 0) own.push_back(quotient_slot[slot]);
         reps.push_back(q.rep[slot]);
@@ -146,7 +134,7 @@ std::optional<SlotQuotient> quotient_slots(const StepProgram& program, const Slo
       out.members.insert(out.members.end(), own.begin(), own.end());
       out.topologies.push_back(part.topologies[static_cast<std::size_t>(g)]);
       std::vector<std::int32_t> mine;
-      for (std::int32_t l : links_of(links, p, g)) {
+      for (std::int32_t l : links.of(p, g)) {
         mine.push_back(link_id[static_cast<std::size_t>(link_class.find(l))]);
       }
       std::ranges::sort(mine);

@@ -165,7 +165,7 @@ class Engine {
     std::int32_t& left = instance_pending_[static_cast<std::size_t>(
         instance_base_[static_cast<std::size_t>(t)] + g)];
     if (--left > 0) return;
-    for (std::int32_t m : members(part, g)) run_.start_us[at(m, t)] = now;
+    for (std::int32_t m : part.group(g)) run_.start_us[at(m, t)] = now;
     if (task.latency_us > 0) {
       push(now + task.latency_us, EventKind::kLatencyDone, t, g);
     } else {
@@ -210,17 +210,8 @@ class Engine {
     free_batches_.push_back(b);
   }
 
-  static std::span<const std::int32_t> members(const GroupPartition& part, std::int32_t g) {
-    const auto size = static_cast<std::size_t>(part.size);
-    return {part.members.data() + static_cast<std::size_t>(g) * size, size};
-  }
-
   std::span<const std::int32_t> links_of(const Task& task, std::int32_t g) const {
-    const auto p = static_cast<std::size_t>(task.partition);
-    const auto& off = links_.offsets[p];
-    const auto begin = static_cast<std::size_t>(off[static_cast<std::size_t>(g)]);
-    const auto end = static_cast<std::size_t>(off[static_cast<std::size_t>(g) + 1]);
-    return {links_.links_of[p].data() + begin, end - begin};
+    return links_.of(static_cast<std::size_t>(task.partition), g);
   }
 
   void begin_bandwidth(std::int32_t t, std::int32_t g, double now) {
@@ -328,7 +319,7 @@ class Engine {
   void finish_instance(std::int32_t t, std::int32_t g, double now) {
     const GroupPartition& part = prog_.partitions[static_cast<std::size_t>(
         prog_.tasks[static_cast<std::size_t>(t)].partition)];
-    for (std::int32_t m : members(part, g)) {
+    for (std::int32_t m : part.group(g)) {
       run_.end_us[at(m, t)] = now;
       complete(m, t, now);
     }

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,11 @@ struct GroupPartition {
   std::vector<cost::GroupTopology> topologies;  // per group
   [[nodiscard]] std::int32_t groups() const {
     return static_cast<std::int32_t>(group_of.size() / static_cast<std::size_t>(size));
+  }
+  // The members of group g (ascending slots).
+  [[nodiscard]] std::span<const std::int32_t> group(std::int32_t g) const {
+    const auto n = static_cast<std::size_t>(size);
+    return {members.data() + static_cast<std::size_t>(g) * n, n};
   }
   bool operator==(const GroupPartition&) const = default;
 };

@@ -185,16 +185,24 @@ SummaryKey key_of(const RankSummary& s) {
           s.idle_us, s.stream_busy_us};
 }
 
+// The step's figures: the critical rank's.
+void take_figures(Timeline& tl, const RankSummary& crit) {
+  tl.step_time_us = crit.end_us;
+  tl.critical_rank = crit.rank;
+  tl.compute_us = crit.compute_busy_us;
+  tl.communication_us = crit.communication_busy_us;
+  tl.exposed_communication_us = crit.exposed_communication_us;
+}
+
 }  // namespace
 
 core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptions& options) {
   Timeline tl;
   DTPLAN_TRY(tl.program, build_step_program(plan, options));
-  const LinkMap links = make_link_map(tl.program, options.hardware);
+  const SlotLinks at = slot_links(tl.program, options.hardware);
+  const LinkMap links = make_link_map(tl.program, at);
   std::optional<SlotQuotient> quotient;
-  if (options.symmetry) {
-    quotient = quotient_slots(tl.program, slot_links(tl.program, options.hardware), links);
-  }
+  if (options.symmetry) quotient = quotient_slots(tl.program, at, links);
   const StepProgram& simulated = quotient ? quotient->program : tl.program;
   const std::size_t slots = tl.program.ranks.size();
   if (!options.step_only) {  // every slot's times are kept
@@ -207,12 +215,7 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
   // the quotient's is the full run's); then its summary alone (step_only) or every slot's.
   if (options.step_only) {
     tl.ranks = summarize(simulated, run, {last_slot(run)});
-    const RankSummary& crit = tl.ranks[0];
-    tl.step_time_us = crit.end_us;
-    tl.critical_rank = crit.rank;
-    tl.compute_us = crit.compute_busy_us;
-    tl.communication_us = crit.communication_busy_us;
-    tl.exposed_communication_us = crit.exposed_communication_us;
+    take_figures(tl, tl.ranks[0]);
     return tl;
   }
   if (quotient) run = expand_run(run, quotient->rep);
@@ -220,12 +223,7 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
   std::vector<std::size_t> wanted(slots);
   std::iota(wanted.begin(), wanted.end(), std::size_t{0});
   tl.ranks = summarize(tl.program, run, wanted);
-  const RankSummary& crit = tl.ranks[critical];
-  tl.step_time_us = crit.end_us;
-  tl.critical_rank = crit.rank;
-  tl.compute_us = crit.compute_busy_us;
-  tl.communication_us = crit.communication_busy_us;
-  tl.exposed_communication_us = crit.exposed_communication_us;
+  take_figures(tl, tl.ranks[critical]);
   if (run.tasks > 0) tl.critical_path = critical_path(tl.program, run, critical);
 
   // Ranks whose events are kept: all, or the lowest rank of each of the first trace_ranks
