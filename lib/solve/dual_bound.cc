@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
+#include <unordered_map>
 
+#include "solve/matrix_classes.h"
 #include "solve/min_kernels.h"
 
 namespace dtplan::solve::detail {
@@ -11,6 +14,8 @@ namespace dtplan::solve::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Matrices with fewer entries are read as they are.
+constexpr std::size_t kMinClassified = 256;
 
 struct Incidence {
   std::int32_t edge = 0;
@@ -39,6 +44,7 @@ class Messages {
       lam_[e][0].assign(p.nodes[edge.from].cost_us.size(), 0.0);
       lam_[e][1].assign(p.nodes[edge.to].cost_us.size(), 0.0);
     }
+    classify_matrices();
   }
 
   // Starts from `warm` (see dual_bound()): every end is recomputed at its node's next visit.
@@ -177,6 +183,28 @@ class Messages {
     return inc.is_from ? e.to : e.from;
   }
 
+  // The classes of the matrices where they leave at most 3/4 of the entries (each matrix shared
+  // by several edges classified once; small ones not at all: their loops are short anyway).
+  void classify_matrices() {
+    classes_.assign(p_.edges.size(), nullptr);
+    std::unordered_map<const double*, const MatrixClasses*> done;
+    for (std::size_t e = 0; e < p_.edges.size(); ++e) {
+      const Edge& edge = p_.edges[e];
+      const std::size_t lf = p_.nodes[edge.from].cost_us.size();
+      const std::size_t lt = p_.nodes[edge.to].cost_us.size();
+      if (lf * lt < kMinClassified) continue;
+      const auto [it, added] = done.emplace(edge.cost_us.data(), nullptr);
+      if (added) {
+        MatrixClasses k = matrix_classes(edge.cost_us.data(), lf, lt);
+        if (4 * (k.rows * k.cols + lf + lt) <= 3 * lf * lt) {
+          owned_.push_back(std::make_unique<const MatrixClasses>(std::move(k)));
+          it->second = owned_.back().get();
+        }
+      }
+      classes_[e] = it->second;
+    }
+  }
+
   // rows[a] = min_b B(a,b) - λ_ew(b) over the other endpoint's live labels (a: this end's label).
   void row_minima(const Incidence& inc, std::vector<double>& rows) const {
     const Edge& e = p_.edges[inc.edge];
@@ -184,13 +212,18 @@ class Messages {
     const std::size_t lt = p_.nodes[e.to].cost_us.size();
     const std::vector<double>& lw = lam_[inc.edge][inc.is_from ? 1 : 0];
     const std::vector<char>& live = alive_[inc.is_from ? e.to : e.from];
-    if (inc.is_from) {
+    const MatrixClasses* k = classes_[inc.edge];
+    if (inc.is_from && k != nullptr) {
+      row_minima_by_class(*k, lw.data(), live.data(), rows, class_scratch_);
+    } else if (inc.is_from) {
       // Dead labels get λ = -inf, so that B(a,b) - λ(b) = +inf never wins.
       std::vector<double>& w = masked_;
       w.resize(lt);
       for (std::size_t b = 0; b < lt; ++b) w[b] = live[b] ? lw[b] : -kInf;
       rows.resize(lf);
       row_minima_less(e.cost_us.data(), w.data(), lf, lt, rows.data());
+    } else if (k != nullptr) {
+      column_minima_by_class(*k, lw.data(), live.data(), rows, class_scratch_);
     } else {
       rows.resize(lt);
       column_minima_less(e.cost_us.data(), lw.data(), live.data(), lf, lt, rows.data());
@@ -245,6 +278,10 @@ class Messages {
   std::vector<std::array<char, 2>> fresh_;
   std::vector<double> scratch_;         // best_label's per-label costs
   mutable std::vector<double> masked_;  // row_minima's λ with dead labels at -inf
+  // Per edge: its matrix's classes, or null (row_minima then reads the matrix itself).
+  std::vector<const MatrixClasses*> classes_;
+  std::vector<std::unique_ptr<const MatrixClasses>> owned_;
+  mutable ClassScratch class_scratch_;
 };
 
 // Whether the deadline passed, read on the first call and every 64th (node visits are short).
@@ -270,6 +307,7 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
                      double relative_gap) {
   Messages m(problem);
   if (warm != nullptr && warm->size() == problem.edges.size()) m.load(*warm);
+  const double settled_us = enough_us;  // the caller's, before a decoded labelling lowers it
   const auto n = static_cast<NodeIndex>(problem.nodes.size());
   DualBound out;
   DeadlineCheck clock(deadline);
@@ -302,10 +340,11 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
     if (tight_only && gained * (max_passes - out.passes) < gap) break;
   }
   // One more forward pass records the label bounds, each when its node holds every message.
-  // Stopped by the deadline, every label gets LB (true of every labelling), which pins nothing.
+  // Stopped by the deadline, every label gets LB (true of every labelling), which pins nothing;
+  // so does a bound that reached the caller's `enough_us`, which the caller needs no window for.
   out.label_bound_us.resize(problem.nodes.size());
   const double lb = out.lower_bound_us;
-  if (clock.passed() || out.passes == 0) {
+  if (clock.passed() || out.passes == 0 || lb >= settled_us) {
     for (NodeIndex v = 0; v < n; ++v) {
       out.label_bound_us[v].assign(problem.nodes[v].cost_us.size(), lb);
     }
