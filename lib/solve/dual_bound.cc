@@ -86,14 +86,13 @@ class Messages {
       }
     }
     bool died = false;
+    sum_messages(v, pot);
     for (std::size_t a = 0; a < labels; ++a) {
-      double t = p_.nodes[v].cost_us[a];
-      for (const Incidence& inc : adj_[v]) t += lam_[inc.edge][inc.is_from ? 0 : 1][a];
-      if (!(t < kInf) && alive_[v][a] != 0) {
+      if (!(pot[a] < kInf) && alive_[v][a] != 0) {
         alive_[v][a] = 0;
         died = true;
       }
-      pot[a] = alive_[v][a] ? t : kInf;
+      if (alive_[v][a] == 0) pot[a] = kInf;
     }
     if (died) {  // the neighbours' minima range over v's live labels
       for (const Incidence& inc : adj_[v]) fresh_[inc.edge][inc.is_from ? 1 : 0] = 0;
@@ -117,11 +116,9 @@ class Messages {
       fresh_[inc.edge] = {0, 0};
     }
     // θ'_v keeps what it did not hand out (recomputed from λ, so it never drifts from them).
+    sum_messages(v, pot);
     for (std::size_t a = 0; a < labels; ++a) {
-      if (!alive_[v][a]) continue;
-      double t = p_.nodes[v].cost_us[a];
-      for (const Incidence& inc : adj_[v]) t += lam_[inc.edge][inc.is_from ? 0 : 1][a];
-      pot[a] = t;
+      if (alive_[v][a] == 0) pot[a] = kInf;
     }
   }
 
@@ -181,6 +178,18 @@ class Messages {
   [[nodiscard]] NodeIndex other(const Incidence& inc) const {
     const Edge& e = p_.edges[inc.edge];
     return inc.is_from ? e.to : e.from;
+  }
+
+  // out = θ'_v = U_v + Σ_e λ_ev over v's labels, dead ones included: the messages are added
+  // edge by edge in incidence order (each label's sum takes the same steps in the same order as
+  // a sum label by label, and the loops run over contiguous vectors).
+  void sum_messages(NodeIndex v, std::vector<double>& out) const {
+    const std::vector<double>& unary = p_.nodes[v].cost_us;
+    out.assign(unary.begin(), unary.end());
+    for (const Incidence& inc : adj_[v]) {
+      const std::vector<double>& lam = lam_[inc.edge][inc.is_from ? 0 : 1];
+      for (std::size_t a = 0; a < out.size(); ++a) out[a] += lam[a];
+    }
   }
 
   // The classes of the matrices where they leave at most 3/4 of the entries (each matrix shared
