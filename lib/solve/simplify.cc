@@ -221,10 +221,15 @@ struct LabelRows {
       const WorkEdge& e = g.edges[id];
       const auto other = static_cast<std::size_t>(g.nodes[g.other(e, v)].size());
       const double* m = e.cost.data();
-      for (std::size_t i = 0; i < labels * other; ++i) {
-        const std::size_t l = e.from == v ? i / other : i % labels;
-        const std::size_t o = e.from == v ? i % other : i / labels;
-        entries[l * width + offset + o] = m[i];
+      if (e.from == v) {
+        for (std::size_t l = 0; l < labels; ++l) {
+          std::copy_n(m + l * other, other, entries.data() + l * width + offset);
+        }
+      } else {
+        for (std::size_t o = 0; o < other; ++o) {
+          for (std::size_t l = 0; l < labels; ++l)
+            entries[l * width + offset + o] = m[o * labels + l];
+        }
       }
       offset += other;
     }
