@@ -109,11 +109,42 @@ std::vector<NodeIndex> changed_nodes(const WorkGraph& g, std::vector<std::uint64
   return out;
 }
 
+// What a node's local reductions (arc consistency, dominance) depend on: its unary costs, bytes
+// and incident matrices. Nodes with the same ones (matrices shared, at the same end: a model's
+// layers) share the answer, which is worked out for the first of them only.
+class AlikeNodes {
+ public:
+  // A node seen before with the same costs, bytes and matrices as v, or -1 (v is then recorded).
+  NodeIndex find_or_add(const WorkGraph& g, NodeIndex v) {
+    const WorkNode& n = g.nodes[v];
+    std::vector<std::pair<const double*, bool>> matrices;
+    for (std::int32_t id : n.edges) {
+      matrices.emplace_back(g.edges[id].cost.data(), g.edges[id].from == v);
+    }
+    std::sort(matrices.begin(), matrices.end());
+    std::vector<NodeIndex>& alike = seen_[matrices];
+    const auto same = std::find_if(alike.begin(), alike.end(), [&](NodeIndex u) {
+      return g.nodes[u].cost == n.cost && g.nodes[u].bytes == n.bytes;
+    });
+    if (same != alike.end()) return *same;
+    alike.push_back(v);
+    return -1;
+  }
+
+ private:
+  std::map<std::vector<std::pair<const double*, bool>>, std::vector<NodeIndex>> seen_;
+};
+
 // Arc consistency: +inf unary labels and labels with an all-+inf row on some edge.
 core::Result<bool> arc_consistency(WorkGraph& g, std::vector<std::uint64_t>& seen) {
   std::vector<std::vector<char>> remove(g.nodes.size());
+  AlikeNodes decided;
   bool any = false;
   for (NodeIndex v : changed_nodes(g, seen)) {
+    if (const NodeIndex u = decided.find_or_add(g, v); u >= 0) {
+      remove[v] = remove[u];
+      continue;
+    }
     const WorkNode& n = g.nodes[v];
     std::vector<char> r(static_cast<std::size_t>(n.size()), 0);
     bool some = false;
@@ -289,9 +320,7 @@ core::Result<bool> remove_dominated(WorkGraph& g, std::vector<std::uint64_t>& se
   }
   std::vector<std::vector<char>> remove(g.nodes.size());
   std::vector<NodeIndex> copies;  // nodes identical to their block-0 representative
-  // Dominance depends on a node's unary costs, bytes and incident matrices only: nodes with the
-  // same ones (matrices shared, at the same end: a model's layers) share the answer.
-  std::map<std::vector<std::pair<const double*, bool>>, std::vector<NodeIndex>> decided;
+  AlikeNodes decided;
   const std::vector<NodeIndex> todo = changed_nodes(g, seen);
   for (NodeIndex v : todo) {
     const WorkNode& n = g.nodes[v];
@@ -300,21 +329,11 @@ core::Result<bool> remove_dominated(WorkGraph& g, std::vector<std::uint64_t>& se
       copies.push_back(v);
       continue;
     }
-    std::vector<std::pair<const double*, bool>> matrices;
-    for (std::int32_t id : n.edges) {
-      matrices.emplace_back(g.edges[id].cost.data(), g.edges[id].from == v);
-    }
-    std::sort(matrices.begin(), matrices.end());
-    std::vector<NodeIndex>& alike = decided[matrices];
-    const auto same = std::find_if(alike.begin(), alike.end(), [&](NodeIndex u) {
-      return g.nodes[u].cost == n.cost && g.nodes[u].bytes == n.bytes;
-    });
-    if (same != alike.end()) {
-      remove[v] = remove[*same];
+    if (const NodeIndex u = decided.find_or_add(g, v); u >= 0) {
+      remove[v] = remove[u];
       continue;
     }
     remove[v] = dominated_labels(g, v, direction);
-    alike.push_back(v);
   }
   for (NodeIndex v : copies) {
     const NodeIndex rep = g.class_of(v)[0];
