@@ -13,16 +13,6 @@ using placement::ShardStep;
 
 namespace {
 
-// The order's mesh dims of `tensor_dim` without the size-1 ones.
-std::vector<std::int32_t> real_dims(const ShardOrder& order, std::int32_t tensor_dim,
-                                    std::span<const std::int64_t> sizes) {
-  std::vector<std::int32_t> out;
-  for (const ShardStep& s : order.steps_of(tensor_dim)) {
-    if (sizes[static_cast<std::size_t>(s.mesh_dim)] != 1) out.push_back(s.mesh_dim);
-  }
-  return out;
-}
-
 ShardOrder without(const ShardOrder& order, std::int32_t mesh_dim) {
   std::vector<ShardStep> steps;
   for (const ShardStep& s : order.steps()) {
@@ -100,10 +90,23 @@ RedistState state_of(const placement::TensorSpec& spec) {
 
 bool equivalent(const RedistState& a, const RedistState& b, std::span<const std::int64_t> sizes) {
   if (a.placements != b.placements) return false;
+  // Per split tensor dim, the mesh dims of size > 1 in order, compared as they are walked.
+  auto real = [&](std::span<const ShardStep> steps, std::size_t& i) {
+    while (i < steps.size() && sizes[static_cast<std::size_t>(steps[i].mesh_dim)] == 1) ++i;
+    return i < steps.size() ? steps[i].mesh_dim : -1;
+  };
   for (std::size_t m = 0; m < a.placements.size(); ++m) {
     const Placement& p = a.placements[m];
     if (!p.is_shard_like()) continue;
-    if (real_dims(a.order, p.dim(), sizes) != real_dims(b.order, p.dim(), sizes)) return false;
+    const std::span<const ShardStep> sa = a.order.steps_of(p.dim());
+    const std::span<const ShardStep> sb = b.order.steps_of(p.dim());
+    std::size_t i = 0;
+    std::size_t j = 0;
+    for (;; ++i, ++j) {
+      const std::int32_t x = real(sa, i);
+      if (x != real(sb, j)) return false;
+      if (x < 0) break;
+    }
   }
   return true;
 }
@@ -189,7 +192,7 @@ void max_lengths(std::span<const std::int64_t> shape, const RedistState& state,
   thread_local std::vector<Split> chain;
   for (std::size_t t = 0; t < shape.size(); ++t) {
     chain_into(state, static_cast<std::int32_t>(t), sizes, 0, chain);
-    out.push_back(chain_stats(shape[t], chain).max_length);
+    out.push_back(chain_max_length(shape[t], chain));
   }
 }
 

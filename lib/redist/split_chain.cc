@@ -57,4 +57,13 @@ ChainStats chain_stats(std::int64_t length, std::span<const Split> splits) {
   return out;
 }
 
+std::int64_t chain_max_length(std::int64_t length, std::span<const Split> splits) {
+  std::int64_t out = length;
+  for (const Split& s : splits) {
+    if (!s.how.is_shard()) return chain_stats(length, splits).max_length;
+    out = placement::chunk_size(out, s.n);
+  }
+  return out;
+}
+
 }  // namespace dtplan::redist

@@ -37,6 +37,10 @@ struct ChainStats {
 // @pre length >= 0, every n >= 1, every `how` shard-like.
 ChainStats chain_stats(std::int64_t length, std::span<const Split> splits);
 
+// chain_stats(length, splits).max_length, in closed form where every split is a plain Shard
+// (nested torch.chunk ceilings compose: ceil(ceil(L/a)/b)); the pricing paths need only this.
+std::int64_t chain_max_length(std::int64_t length, std::span<const Split> splits);
+
 // Whether every length the chain leaves is divisible by n (n | gcd; vacuous for all-empty).
 constexpr bool divides_all(const ChainStats& s, std::int64_t n) { return s.gcd % n == 0; }
 

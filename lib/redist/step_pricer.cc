@@ -88,7 +88,7 @@ core::Result<StepQuery> make_query(const MeshContext& mesh, std::span<const std:
     thread_local std::vector<Split> chain;
     chain_into(before, dst_dim, sizes, 0, chain);
     for (std::int32_t m : t.mesh_dims) chain.push_back({sizes[static_cast<std::size_t>(m)], t.dst});
-    after = chain_stats(shape[static_cast<std::size_t>(dst_dim)], chain).max_length;
+    after = chain_max_length(shape[static_cast<std::size_t>(dst_dim)], chain);
   }
   std::int64_t global = core::dtype_bytes(dtype);
   for (std::int64_t s : shape) global *= s;  // TensorSpec checked that it fits

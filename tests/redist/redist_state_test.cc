@@ -70,6 +70,17 @@ TEST_CASE("size-1 mesh dims leave from any position and do not count in comparis
       equivalent(state_of("S(0)[1],S(0)[0],R"), state_of("S(0)[0],S(0)[1],R"), Sizes{2, 2, 2}));
   // With mesh dim 1 of size 1, dim 0 is the innermost real split of S(0)[0],S(0)[1].
   CHECK(poppable(state_of("S(0)[0],S(0)[1],R"), 0, Sizes{2, 1, 2}));
+  // A size-1 split first, in the middle or last; a real one missing; another tensor dim.
+  const RedistState three = state_of("S(0)[0],S(0)[1],S(0)[2]");
+  CHECK(equivalent(three, state_of("S(0)[1],S(0)[0],S(0)[2]"), Sizes{1, 2, 2}));
+  CHECK(equivalent(three, state_of("S(0)[0],S(0)[2],S(0)[1]"), Sizes{2, 1, 2}));
+  CHECK(equivalent(three, state_of("S(0)[1],S(0)[0],S(0)[2]"), Sizes{2, 1, 2}));
+  CHECK_FALSE(equivalent(three, state_of("S(0)[1],S(0)[0],S(0)[2]"), Sizes{2, 2, 1}));
+  CHECK(equivalent(three, state_of("S(0)[0],S(0)[2],S(0)[1]"), Sizes{2, 2, 1}));
+  CHECK_FALSE(equivalent(three, state_of("S(0)[2],S(0)[0],S(0)[1]"), Sizes{2, 2, 1}));
+  CHECK(equivalent(three, state_of("S(0)[2],S(0)[1],S(0)[0]"), Sizes{1, 1, 1}));
+  CHECK_FALSE(equivalent(state_of("S(0),S(1)"), state_of("S(0),S(0)"), Sizes{2, 2}));
+  CHECK(equivalent(state_of("S(0),S(1)"), state_of("S(0),S(1)"), Sizes{2, 2}));
 }
 
 TEST_CASE("local and logical shapes agree with lib/placement on random specs") {

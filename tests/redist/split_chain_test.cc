@@ -58,5 +58,26 @@ TEST_CASE("chain stats equal the brute force over every coordinate") {
   }
 }
 
+TEST_CASE("chain max length: chain_stats' max, plain chunks in closed form") {
+  const Placement s = Placement::shard(0);
+  CHECK(chain_max_length(9, std::vector<Split>{{2, s}, {2, s}}) == 3);
+  CHECK(chain_max_length(7, {}) == 7);
+  CHECK(chain_max_length(0, std::vector<Split>{{3, s}}) == 0);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 3000; ++i) {
+    std::vector<Split> chain;
+    const auto levels = testing::uniform(rng, 0, 4);
+    const bool plain = i % 2 == 0;  // half the chains Shard only, half with StridedShard
+    for (std::int64_t k = 0; k < levels; ++k) {
+      const std::int64_t n = testing::uniform(rng, 1, 9);
+      const std::int64_t sf = plain ? 1 : testing::uniform(rng, 1, 4);
+      chain.push_back({n, sf == 1 ? s : Placement::strided_shard(0, sf)});
+    }
+    const std::int64_t length = testing::uniform(rng, 0, 200);
+    INFO("length " << length << " levels " << levels);
+    CHECK(chain_max_length(length, chain) == chain_stats(length, chain).max_length);
+  }
+}
+
 }  // namespace
 }  // namespace dtplan::redist
