@@ -1,7 +1,6 @@
 #include "strategy/edge_cost.h"
 
 #include <limits>
-#include <unordered_set>
 
 #include "core/parallel.h"
 #include "solve/problem.h"
@@ -114,7 +113,8 @@ core::Result<double> EdgeCoster::pair_cost(std::int32_t src, std::int32_t dst) {
   return cost;
 }
 
-void EdgeCoster::price_in_parallel(const std::vector<std::uint64_t>& keys) {
+std::vector<core::Result<double>> EdgeCoster::price_in_parallel(
+    const std::vector<std::uint64_t>& keys) {
   // The rows: runs of keys with one source spec (matrix() lists them row by row), each priced by
   // one costs_uncached call, which shares the min-cost searches of a row.
   std::vector<std::size_t> row_begin;
@@ -150,6 +150,7 @@ void EdgeCoster::price_in_parallel(const std::vector<std::uint64_t>& keys) {
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (got[i].ok()) costs_.emplace(keys[i], *got[i]);
   }
+  return got;
 }
 
 core::Result<std::int32_t> EdgeCoster::spec_id(const graph::TensorMeta& meta,
@@ -198,35 +199,50 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
   };
   const auto rows = ids(producer_options, dr);
   const auto cols = ids(consumer_inputs, dc);
-  {
-    // The pairs cost_between would plan, each once, in row-major order.
-    std::vector<std::uint64_t> todo;
-    std::unordered_set<std::uint64_t> seen;
-    for (std::size_t j = 0; j < dr.first.size(); ++j) {
-      for (std::size_t o = 0; o < dc.first.size(); ++o) {
-        if (!needs_plan(producer_options[dr.first[j]], consumer_inputs[dc.first[o]]) ||
-            !rows[j].ok() || !cols[o].ok()) {
-          continue;
-        }
-        const std::uint64_t key = pair_key(*rows[j], *cols[o]);
-        if (!costs_.contains(key) && seen.insert(key).second) todo.push_back(key);
+  // The distinct pairs' costs, row-major: memoised ones read once, the others priced at once.
+  const std::size_t nc = dc.first.size();
+  std::vector<double> small(dr.first.size() * nc);
+  std::vector<std::uint64_t> todo;  // the pairs to plan, in row-major order: each once
+  std::vector<std::size_t> at;      // ... and where their costs go
+  bool failed = false;              // a spec or a plan failed: found again below, in order
+  for (std::size_t j = 0; j < dr.first.size(); ++j) {
+    for (std::size_t o = 0; o < nc; ++o) {
+      const Placements& src = producer_options[dr.first[j]];
+      const Placements& dst = consumer_inputs[dc.first[o]];
+      if (!needs_plan(src, dst)) {
+        small[j * nc + o] = src == dst ? 0.0 : solve::kForbidden;
+      } else if (!rows[j].ok() || !cols[o].ok()) {
+        failed = true;
+      } else if (const auto it = costs_.find(pair_key(*rows[j], *cols[o])); it != costs_.end()) {
+        small[j * nc + o] = it->second;
+      } else {
+        todo.push_back(pair_key(*rows[j], *cols[o]));
+        at.push_back(j * nc + o);
       }
     }
-    price_in_parallel(todo);
   }
-  std::vector<double> small;
-  small.reserve(dr.first.size() * dc.first.size());
-  for (std::size_t j = 0; j < dr.first.size(); ++j) {
-    for (std::size_t o = 0; o < dc.first.size(); ++o) {
-      DTPLAN_TRY(double c, cost_between(producer_options[dr.first[j]], consumer_inputs[dc.first[o]],
-                                        rows[j], cols[o]));
-      small.push_back(c);
+  const auto priced = price_in_parallel(todo);
+  for (std::size_t k = 0; k < priced.size(); ++k) {
+    if (priced[k].ok()) {
+      small[at[k]] = *priced[k];
+    } else {
+      failed = true;
     }
+  }
+  if (failed) {
+    // The first failing pair in row-major order gives the error (cost_us's for that pair).
+    for (std::size_t j = 0; j < dr.first.size(); ++j) {
+      for (std::size_t o = 0; o < nc; ++o) {
+        DTPLAN_CHECK(cost_between(producer_options[dr.first[j]], consumer_inputs[dc.first[o]],
+                                  rows[j], cols[o]));
+      }
+    }
+    return core::Error::internal("edge costs: a pair failed to price, then priced");
   }
   auto m = std::make_shared<std::vector<double>>();
   m->reserve(producer_options.size() * consumer_inputs.size());
   for (std::size_t j = 0; j < producer_options.size(); ++j) {
-    const double* row = small.data() + dr.of[j] * dc.first.size();
+    const double* row = small.data() + dr.of[j] * nc;
     for (std::size_t o = 0; o < consumer_inputs.size(); ++o) m->push_back(row[dc.of[o]]);
   }
   EdgeMatrix shared = std::move(m);

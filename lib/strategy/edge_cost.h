@@ -106,16 +106,16 @@ class EdgeCoster {
   core::Result<double> pair_cost(std::int32_t src, std::int32_t dst);
   // Prices the pairs of `keys` (src id << 32 | dst id, distinct, not memoised, listed row by
   // row) a row at a time (Planner::costs_uncached, which shares a row's min-cost searches), the
-  // rows spread over every planner at once, and memoises the costs (errors other than "cannot"
-  // are left to pair_cost).
-  void price_in_parallel(const std::vector<std::uint64_t>& keys);
+  // rows spread over every planner at once, memoises the costs and returns them, one per key
+  // (errors other than "cannot" are not memoised: pair_cost plans such a pair again).
+  std::vector<core::Result<double>> price_in_parallel(const std::vector<std::uint64_t>& keys);
 
   std::unique_ptr<redist::Planner> planner_;
   std::vector<std::unique_ptr<redist::Planner>> helpers_;
   std::vector<std::int64_t> sizes_;
   redist::PlanOptions options_;
   std::unordered_map<placement::TensorSpec, std::int32_t> spec_ids_;
-  std::vector<placement::TensorSpec> specs_;  // by id
+  std::vector<placement::TensorSpec> specs_;         // by id
   std::unordered_map<std::uint64_t, double> costs_;  // (src id << 32 | dst id) -> cost
   std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> matrices_;
 };

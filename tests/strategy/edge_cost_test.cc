@@ -103,6 +103,23 @@ TEST_CASE("edge cost: matrices are memoised by key and match pairwise costs") {
   CHECK(coster->matrices_built() == 1);
 }
 
+TEST_CASE("edge cost: a matrix fails with its first failing pair's error, row by row") {
+  // S(2) does not fit a 2-D tensor: its spec fails, but only where a plan is needed (a pair of
+  // equal placements is free without one).
+  auto coster = make_coster(context({2, 2}, {"dp", "tp"}, {{"dp", "tp"}}));
+  const std::vector<Placements> from = pls({"R,R", "S(2),R", "S(0),R"});
+  const std::vector<Placements> to = pls({"R,S(1)", "S(1),R", "R,S(5)"});
+  const auto m = coster->matrix({1, 0, 2, 0}, kWeight, from, to);
+  REQUIRE_FALSE(m.ok());
+  const auto first = coster->cost_us(kWeight, from[0], to[2]);  // row 0's last column
+  REQUIRE_FALSE(first.ok());
+  CHECK(m.error().message == first.error().message);
+  CHECK(m.error().kind == first.error().kind);
+  const auto same = coster->matrix({2, 0, 2, 0}, kWeight, pls({"S(2),R"}), pls({"S(2),R"}));
+  REQUIRE(same.ok());
+  CHECK(*same.value() == std::vector<double>{0.0});
+}
+
 TEST_CASE("edge cost: helper planners price a matrix in parallel, to the same bits") {
   // Every placement of a 2-D tensor on 2x2 (R, S(0), S(1), P(sum) per dim): 16 x 16 pairs, over
   // a hundred of them planned, enough for three threads.
