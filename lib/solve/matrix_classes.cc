@@ -50,24 +50,25 @@ std::size_t classify(const std::vector<std::uint64_t>& hash, Same same,
 
 MatrixClasses matrix_classes(const double* m, std::size_t rows, std::size_t cols) {
   MatrixClasses out;
-  std::vector<std::uint64_t> hash(rows, 0);
+  std::vector<std::uint64_t> row_hash(rows, 0);
+  std::vector<std::uint64_t> col_hash(cols, 0);
   for (std::size_t a = 0; a < rows; ++a) {
-    for (std::size_t b = 0; b < cols; ++b) hash[a] = mix(hash[a], bits_of(m[a * cols + b]));
+    for (std::size_t b = 0; b < cols; ++b) {
+      const std::uint64_t x = bits_of(m[a * cols + b]);
+      row_hash[a] = mix(row_hash[a], x);
+      col_hash[b] = mix(col_hash[b], x);
+    }
   }
   std::vector<std::size_t> first_row;
   out.rows = classify(
-      hash,
+      row_hash,
       [&](std::size_t i, std::size_t j) {
         return std::memcmp(m + i * cols, m + j * cols, cols * sizeof(double)) == 0;
       },
       out.row_class, first_row);
-  hash.assign(cols, 0);
-  for (std::size_t a = 0; a < rows; ++a) {
-    for (std::size_t b = 0; b < cols; ++b) hash[b] = mix(hash[b], bits_of(m[a * cols + b]));
-  }
   std::vector<std::size_t> first_col;
   out.cols = classify(
-      hash,
+      col_hash,
       [&](std::size_t i, std::size_t j) {
         for (std::size_t a = 0; a < rows; ++a) {
           if (bits_of(m[a * cols + i]) != bits_of(m[a * cols + j])) return false;

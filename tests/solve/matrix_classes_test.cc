@@ -54,14 +54,30 @@ std::vector<double> patterned(std::mt19937_64& rng, std::size_t rows, std::size_
   return m;
 }
 
+// A random patterned matrix of up to `size` rows and columns and `kinds` patterns, and its
+// classes.
+struct Case {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::vector<std::size_t> row_of;
+  std::vector<std::size_t> col_of;
+  std::vector<double> m;
+  MatrixClasses k;
+};
+
+Case random_case(std::mt19937_64& rng, std::size_t size, std::size_t kinds) {
+  Case c;
+  c.rows = 1 + rng() % size;
+  c.cols = 1 + rng() % size;
+  c.m = patterned(rng, c.rows, c.cols, 1 + rng() % kinds, 1 + rng() % kinds, c.row_of, c.col_of);
+  c.k = matrix_classes(c.m.data(), c.rows, c.cols);
+  return c;
+}
+
 TEST_CASE("matrix classes: random patterned matrices") {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 60; ++trial) {
-    const std::size_t rows = 1 + rng() % 40;
-    const std::size_t cols = 1 + rng() % 40;
-    std::vector<std::size_t> row_of, col_of;
-    const auto m = patterned(rng, rows, cols, 1 + rng() % 6, 1 + rng() % 6, row_of, col_of);
-    const MatrixClasses k = matrix_classes(m.data(), rows, cols);
+    const auto& [rows, cols, row_of, col_of, m, k] = random_case(rng, 40, 6);
     INFO("trial " << trial << ": " << rows << "x" << cols);
     REQUIRE(k.row_class.size() == rows);
     REQUIRE(k.col_class.size() == cols);
@@ -104,11 +120,7 @@ TEST_CASE("matrix classes: minima by class equal the kernels' on the whole matri
   ClassScratch scratch;
   int checked = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const std::size_t rows = 1 + rng() % 30;
-    const std::size_t cols = 1 + rng() % 30;
-    std::vector<std::size_t> row_of, col_of;
-    const auto m = patterned(rng, rows, cols, 1 + rng() % 5, 1 + rng() % 5, row_of, col_of);
-    const MatrixClasses k = matrix_classes(m.data(), rows, cols);
+    const auto& [rows, cols, row_of, col_of, m, k] = random_case(rng, 30, 5);
     // λ: finite, with repeats inside a class (ties); some labels dead, sometimes a whole class.
     auto lambda = [&](std::size_t n) {
       std::vector<double> w(n);
