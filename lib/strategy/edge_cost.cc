@@ -1,6 +1,7 @@
 #include "strategy/edge_cost.h"
 
 #include <limits>
+#include <optional>
 
 #include "core/parallel.h"
 #include "solve/problem.h"
@@ -23,9 +24,12 @@ bool cannot_redistribute(const Placements& src, const Placements& dst) {
   return false;
 }
 
-// Whether src -> dst needs a planned redistribution: not when equal (free) or unsupported.
-bool needs_plan(const Placements& src, const Placements& dst) {
-  return src != dst && !cannot_redistribute(src, dst);
+// The cost of src -> dst where it needs no planned redistribution: 0 when equal, +inf where
+// DTensor cannot; nullopt where it needs a plan.
+std::optional<double> unplanned_cost(const Placements& src, const Placements& dst) {
+  if (src == dst) return 0.0;
+  if (cannot_redistribute(src, dst)) return solve::kForbidden;
+  return std::nullopt;
 }
 
 // Pairs fewer than this per thread are priced on one (a thread costs more than a few plans).
@@ -162,7 +166,7 @@ core::Result<std::int32_t> EdgeCoster::spec_id(const graph::TensorMeta& meta,
 core::Result<double> EdgeCoster::cost_between(const Placements& src, const Placements& dst,
                                               const core::Result<std::int32_t>& from,
                                               const core::Result<std::int32_t>& to) {
-  if (!needs_plan(src, dst)) return src == dst ? 0.0 : solve::kForbidden;
+  if (const auto free = unplanned_cost(src, dst)) return *free;
   if (!from.ok()) return from.error();
   if (!to.ok()) return to.error();
   return pair_cost(*from, *to);
@@ -207,16 +211,21 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
   bool failed = false;              // a spec or a plan failed: found again below, in order
   for (std::size_t j = 0; j < dr.first.size(); ++j) {
     for (std::size_t o = 0; o < nc; ++o) {
-      const Placements& src = producer_options[dr.first[j]];
-      const Placements& dst = consumer_inputs[dc.first[o]];
-      if (!needs_plan(src, dst)) {
-        small[j * nc + o] = src == dst ? 0.0 : solve::kForbidden;
-      } else if (!rows[j].ok() || !cols[o].ok()) {
+      double& cost = small[j * nc + o];
+      if (const auto free =
+              unplanned_cost(producer_options[dr.first[j]], consumer_inputs[dc.first[o]])) {
+        cost = *free;
+        continue;
+      }
+      if (!rows[j].ok() || !cols[o].ok()) {
         failed = true;
-      } else if (const auto it = costs_.find(pair_key(*rows[j], *cols[o])); it != costs_.end()) {
-        small[j * nc + o] = it->second;
+        continue;
+      }
+      const std::uint64_t pair = pair_key(*rows[j], *cols[o]);
+      if (const auto it = costs_.find(pair); it != costs_.end()) {
+        cost = it->second;
       } else {
-        todo.push_back(pair_key(*rows[j], *cols[o]));
+        todo.push_back(pair);
         at.push_back(j * nc + o);
       }
     }
