@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "solve/evaluate.h"
+
 namespace dtplan::solve::detail {
 
 namespace {
@@ -18,6 +20,11 @@ constexpr int kMaxRates = 20;
 constexpr double kRateTolerance = 1.0 / 1024;
 
 }  // namespace
+
+bool lean_decoding_counts(const Problem& priced, const std::vector<LabelIndex>& over,
+                          const DualBound& d) {
+  return objective_us(priced, over) - d.lower_bound_us > (d.upper_us - d.lower_bound_us) / 4;
+}
 
 double row_excess(const MemoryRow& row, const std::vector<LabelIndex>& labels) {
   double bytes = 0;
@@ -125,16 +132,23 @@ RateSearch search_rate(Problem problem, const std::vector<double>& copies,
   for (int step = 0; step < kMaxRates && Clock::now() < deadline; ++step) {
     auto unaries = price_memory(problem, at(t), copies);
     DualBound d = dual_bound(problem, kPassesPerRate, deadline, false, &out.messages);
+    const bool lean = !d.labels.empty() && meets_memory(problem.memory, d.labels);
+    // While the rate still grows x4, a lean decoding counts only where the last plan over the
+    // budget is no longer nearly optimal (lean_decoding_counts); once bracketed, the steps are
+    // small, the LP warm, and every lean decoding counts.
+    const bool meets =
+        lean && (!std::isinf(hi) || lean_decoding_counts(problem, out.over, d));
     restore_unaries(problem, std::move(unaries));
     if (d.passes == 0) break;
     out.messages = std::move(d.messages);
-    const bool meets = !d.labels.empty() && meets_memory(problem.memory, d.labels);
+    // A lean decoding that does not count is still a plan within the budget (the only one, until
+    // one counts).
+    if (lean && (meets || out.under.empty())) out.under = std::move(d.labels);
     if (meets) {
       hi = t;
-      out.under = std::move(d.labels);
     } else {
       lo = t;
-      if (!d.labels.empty()) out.over = std::move(d.labels);
+      if (!lean && !d.labels.empty()) out.over = std::move(d.labels);
     }
     if (std::isinf(hi)) {
       t *= 4;

@@ -13,7 +13,11 @@
 // the LP's decoded labelling meets every row (20 passes per rate, each from the last rate's
 // messages), then bisects to within 1/1024: the last labellings on either side are a cheap plan
 // over the budget and a lean one within it, and the rate between them is near the best of the
-// Lagrangian dual. LLaMA3-70B, 80 layers, on 128x4x2 under 80 GiB (exact_solver.cc prices the
+// Lagrangian dual. While the rate grows, a lean decoding counts only as lean_decoding_counts
+// says: 20 passes after a x4 step can leave the LP far from converged and its decoding a poor
+// lean plan at a rate where the cheap plan is still nearly optimal (LLaMA3-70B, 80 layers, on
+// 2x2x256 under 80 GiB: the search then closed in on a third of the switch rate, and the long LP
+// priced there ended the 8 s limit 0.27% below its incumbent; now within 0.01% in 3.5 s). LLaMA3-70B, 80 layers, on 128x4x2 under 80 GiB (exact_solver.cc prices the
 // long LP at that rate and offers the two plans, mixed layer by layer): a plan of 4,547,524 us
 // within 0.01% of its bound after 5 s, instead of 4,883,798 us, 9.8% above the unpriced LP bound,
 // at the 8 s limit.
@@ -74,6 +78,13 @@ DualBound priced_dual_bound(Problem& problem, const std::vector<double>& rate,
 // @pre d = dual_bound(problem, ...).
 std::optional<DualBound> memory_priced_bound(Problem& problem, const DualBound& d,
                                              double incumbent_us, Clock::time_point deadline);
+
+// Whether d's decoded labelling (meeting the rows, cost d.upper_us at the priced problem's costs)
+// shows the rate at or above the switch to lean plans: not where `over`, a plan over the budget,
+// costs at `priced`'s costs within a quarter of that labelling's distance from the LP bound
+// d.lower_bound_us (the cheap plan is then still nearly optimal there, the lean one poor).
+bool lean_decoding_counts(const Problem& priced, const std::vector<LabelIndex>& over,
+                          const DualBound& d);
 
 struct RateSearch {
   std::vector<double> rate;       // per row: between the last rates that broke and met the rows

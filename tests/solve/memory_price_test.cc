@@ -1,5 +1,6 @@
 // Memory rows priced into the unaries: the header's example, the priced LP bound against
-// exhaustive search, and the rate search on a short chain against the long chain's optimum.
+// exhaustive search, when a lean decoding counts in the rate search, and the rate search on a
+// short chain against the long chain's optimum.
 
 #include "solve/memory_price.h"
 
@@ -41,6 +42,27 @@ TEST_CASE("memory price: the header's example") {
   CHECK(p.nodes[0].cost_us == std::vector<double>{16, 14});
   restore_unaries(p, std::move(saved));
   CHECK(copies_of({0, 1, 1, 1, 2}, 4) == std::vector<double>{1, 3, 1, 1});
+}
+
+TEST_CASE("memory price: a lean decoding counts where the cheap plan is no longer nearly optimal") {
+  // Priced costs: label 0 (over the budget) 100 us, label 1 (within it) 130 us. An LP bound of
+  // 99 with the lean decoding at 130: label 0 is 1 us above the bound, within a quarter of the
+  // lean plan's 31 (7.75): the rate is still below the switch. Label 0 at 120 us is 21 us above
+  // it: the lean decoding counts.
+  Problem p;
+  p.nodes = {{"w", {100, 130}}};
+  DualBound d;
+  d.lower_bound_us = 99;
+  d.upper_us = 130;
+  d.labels = {1};
+  CHECK_FALSE(lean_decoding_counts(p, {0}, d));
+  p.nodes[0].cost_us[0] = 120;
+  CHECK(lean_decoding_counts(p, {0}, d));
+  // At the boundary: 99 + 31/4 = 106.75 does not count, a little above it does.
+  p.nodes[0].cost_us[0] = 106.75;
+  CHECK_FALSE(lean_decoding_counts(p, {0}, d));
+  p.nodes[0].cost_us[0] = 106.875;
+  CHECK(lean_decoding_counts(p, {0}, d));
 }
 
 TEST_CASE("memory price: the memory-priced bound holds for every labelling meeting the rows") {
