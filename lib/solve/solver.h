@@ -78,6 +78,9 @@ struct SolverStats {
   std::int32_t dual_passes = 0;            // LP bound passes (bound fixing), 0 when not run
   std::int32_t priced_passes = 0;          // LP passes with the memory rows priced in (same)
   std::int64_t labels_fixed = 0;           // labels the LP bound removed
+  // Memory-bound stacks: two-plan windows solved, and what they took off the incumbent (exact).
+  std::int32_t two_plan_windows = 0;
+  double two_plan_gain_us = 0;
   std::int64_t ilp_variables = 0;
   std::int64_t ilp_rows = 0;
   std::string stop_reason;  // empty when finished; "time_limit" or "point_limit"
