@@ -431,13 +431,29 @@ std::optional<ShortChainStart> offer_short_chain(Answer& a, const Problem& probl
   return out;
 }
 
+// The labels the two-plan window keeps: per node, its distinct labels in start's plans and a's.
+std::int64_t two_plan_labels(const ShortChainStart& start, const Answer& a) {
+  std::int64_t out = 0;
+  for (std::size_t v = 0; v < a.labels.size(); ++v) {
+    const LabelIndex o = start.over[v];
+    const LabelIndex u = start.under[v];
+    const LabelIndex l = a.labels[v];
+    out += 1 + (u != o ? 1 : 0) + (l != o && l != u ? 1 : 0);
+  }
+  return out;
+}
+
 // Offers the optimum of `problem` with each node restricted to its labels in start's two plans
 // (over the budget and within it) and in a's labelling, memory rows included: a memory-bound
 // stack's best plan may take part of one layer plan and part of the other in each layer, where
 // mixes of whole layers leave up to a layer's bytes unused under the budget, the Lagrangian
 // bound's integrality gap (LLaMA3-70B, 80 layers, on 4x128x2 under 80 GiB: 2,939,475 us, within
 // 0.008% of the bound, found in 2 s; the incumbent was 2,939,578 us, 0.011% above, at the 8 s
-// limit). The pins go on `problem` for the simplify only.
+// limit). It runs where the other windows, up to the last (at the incumbent's cost), could keep
+// over twice its labels (two_plan_labels; LLaMA3-8B, 32 layers, on 8x8 under 80 GiB: 10,078
+// against 8,126, and the first window proves the optimum at once, 20% of the solve time spent
+// in the two-plan window otherwise; 4x128x2: 650,482 against 26,570). The pins go on `problem`
+// for the simplify only.
 void offer_two_plan_window(Answer& a, Problem& problem, const ShortChainStart& start,
                            const SolveOptions& options, const EngineOptions& eo,
                            SolverStats& stats) {
@@ -523,10 +539,10 @@ detail::DualBound lp_bound(Problem& problem, const Answer& a, const SolveOptions
 // under 80 GiB: 1.04 s per step found in 8 s without it, the optimum 0.915 s in 4 s with it).
 // The long chain's LP starts from the short chain's messages, and its passes stop once the bound
 // settles the incumbent; priced at the short chain's rate and not settled, the two-plan window
-// (offer_two_plan_window) runs before the others. With SolveOptions::relative_gap, the solve
-// stops once the incumbent is within the gap of the bound (T stops short of UB by the gap).
-// `given`: this problem's LP bound, already computed (a short chain's own solve), so neither it
-// nor a short chain runs again.
+// (offer_two_plan_window) runs before the others where it is much the smaller. With
+// SolveOptions::relative_gap, the solve stops once the incumbent is within the gap of the bound
+// (T stops short of UB by the gap). `given`: this problem's LP bound, already computed (a short
+// chain's own solve), so neither it nor a short chain runs again.
 core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
                                  const EngineOptions& eo, SolverStats& stats, BoundUse use,
                                  const detail::DualBound* given) {
@@ -591,7 +607,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     return a.optimal || close_enough(a, options);
   };
   if (settled()) return a;
-  if (priced_lp) {
+  if (priced_lp && detail::kept_labels(wd, a.cost_us) > 2 * two_plan_labels(*start, a)) {
     offer_two_plan_window(a, problem, *start, options, eo, stats);
     if (settled()) return a;
   }
