@@ -136,8 +136,7 @@ RateSearch search_rate(Problem problem, const std::vector<double>& copies,
     // While the rate still grows x4, a lean decoding counts only where the last plan over the
     // budget is no longer nearly optimal (lean_decoding_counts); once bracketed, the steps are
     // small, the LP warm, and every lean decoding counts.
-    const bool meets =
-        lean && (!std::isinf(hi) || lean_decoding_counts(problem, out.over, d));
+    const bool meets = lean && (!std::isinf(hi) || lean_decoding_counts(problem, out.over, d));
     restore_unaries(problem, std::move(unaries));
     if (d.passes == 0) break;
     out.messages = std::move(d.messages);

@@ -31,7 +31,7 @@ TEST_CASE("hardware io: every shipped profile loads, validates and round-trips")
   for (const std::string& name : names) {
     CAPTURE(name);
     auto p = load_hardware(name, source_configs(), "test");
-    REQUIRE_MESSAGE(p.ok(), p.error().message);
+    REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
     CHECK(p.value().name == name);
     CHECK(validate(p.value()).ok());
     auto again = parse_hardware_json(hardware_to_json(p.value()), "round-trip");

@@ -279,7 +279,7 @@ TEST_CASE("llama3 builder: random small configurations validate and match the cl
     c.checkpoint = static_cast<CheckpointPolicy>(rng() % 2);
     CAPTURE(trial);
     auto g = build_llama3(c);
-    REQUIRE_MESSAGE(g.ok(), g.error().message);
+    REQUIRE_MESSAGE(g.ok(), (g.ok() ? std::string() : g.error().message));
     auto v = validate(*g);
     CHECK_MESSAGE(v.ok(), (v.ok() ? "" : v.error().message));
     CHECK(graph_stats(*g).value().params == llama3_param_count(c).value());

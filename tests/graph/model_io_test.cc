@@ -28,7 +28,7 @@ TEST_CASE("model files: the shipped LLaMA3 configurations") {
     CAPTURE(w.file);
     const std::string path = source_path(std::string("configs/models/") + w.file + ".json");
     auto config = parse_llama3_config(core::read_text_file(path, "model file").value());
-    REQUIRE_MESSAGE(config.ok(), config.error().message);
+    REQUIRE_MESSAGE(config.ok(), (config.ok() ? std::string() : config.error().message));
     CHECK(config->name == w.file);
     CHECK(config->dim == w.dim);
     CHECK(config->n_layers == w.layers);
@@ -39,7 +39,7 @@ TEST_CASE("model files: the shipped LLaMA3 configurations") {
     CHECK(llama3_param_count(*config).value() == w.params);
     // Built with two layers (the CLI's --layers 2), the graph is valid and sized accordingly.
     auto model = load_model(path, {.layers = 2});
-    REQUIRE_MESSAGE(model.ok(), model.error().message);
+    REQUIRE_MESSAGE(model.ok(), (model.ok() ? std::string() : model.error().message));
     CHECK(model->source == "builder:llama3");
     CHECK(model->llama3->n_layers == 2);
     CHECK(model->graph.size() == 56 + 2 * 253);
@@ -110,7 +110,7 @@ TEST_CASE("model files: a builder graph written out loads back unchanged") {
 
 TEST_CASE("model files: the FX export sample loads") {
   auto model = load_model(source_path("tests/data/fx_export_sample.json"));
-  REQUIRE_MESSAGE(model.ok(), model.error().message);
+  REQUIRE_MESSAGE(model.ok(), (model.ok() ? std::string() : model.error().message));
   const Graph& g = model->graph;
   CHECK(model->name == "GatedMLP");
   CHECK(model->source == "graph");

@@ -20,9 +20,9 @@ double price_of(const MeshContext& ctx, const std::vector<std::int64_t>& shape,
                 const std::string& state, const std::string& step) {
   DTensorModel model(testing::profile("h100-dgx"));
   auto q = make_query(ctx, shape, core::DType::kF32, state_of(state), steps_of(step)[0]);
-  REQUIRE_MESSAGE(q.ok(), q.error().message);
+  REQUIRE_MESSAGE(q.ok(), (q.ok() ? std::string() : q.error().message));
   auto p = model.price(ctx, *q);
-  REQUIRE_MESSAGE(p.ok(), p.error().message);
+  REQUIRE_MESSAGE(p.ok(), (p.ok() ? std::string() : p.error().message));
   return p->cost_us;
 }
 

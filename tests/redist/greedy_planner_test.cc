@@ -17,7 +17,7 @@ std::string greedy(const std::string& src, const std::string& dst, const Sizes& 
   auto a = placement::parse_placement_list(src, "src").value().placements;
   auto b = placement::parse_placement_list(dst, "dst").value().placements;
   auto steps = plan_greedy(a, b, mesh);
-  REQUIRE_MESSAGE(steps.ok(), steps.error().message);
+  REQUIRE_MESSAGE(steps.ok(), (steps.ok() ? std::string() : steps.error().message));
   std::string out;
   for (const Transform& t : *steps) out += (out.empty() ? "" : " ") + to_string(t);
   return out;

@@ -20,7 +20,7 @@ using Sizes = std::vector<std::int64_t>;
 
 RedistState apply(const RedistState& s, const std::string& step, const Sizes& sizes) {
   auto out = apply_transform(s, testing::steps_of(step)[0], sizes);
-  REQUIRE_MESSAGE(out.ok(), out.error().message);
+  REQUIRE_MESSAGE(out.ok(), (out.ok() ? std::string() : out.error().message));
   return *out;
 }
 

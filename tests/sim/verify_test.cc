@@ -72,10 +72,10 @@ int verify_random_plans(std::uint64_t seed, int cases, ValueKind values) {
       if (kind == PlannerKind::kGreedy && redist::needs_min_cost(s.src, s.dst)) continue;
       for (bool merge : {true, false}) {
         auto plan = planner->plan_uncached(s.src, s.dst, {kind, merge});
-        REQUIRE_MESSAGE(plan.ok(), plan.error().message);
+        REQUIRE_MESSAGE(plan.ok(), (plan.ok() ? std::string() : plan.error().message));
         INFO(redist::planner_name(kind) << (merge ? " merged: " : " unmerged: ") << plan->trace);
         auto report = verify_plan(*plan, {.values = values, .seed = static_cast<std::uint64_t>(i)});
-        REQUIRE_MESSAGE(report.ok(), report.error().message);
+        REQUIRE_MESSAGE(report.ok(), (report.ok() ? std::string() : report.error().message));
         CHECK_MESSAGE(report->wrong_elements == 0, report->first_wrong);
         ++verified;
       }

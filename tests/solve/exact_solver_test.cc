@@ -21,7 +21,7 @@ using testing::two_nodes;
 
 Solution solve_ok(const Problem& p, const SolveOptions& o = {}) {
   auto s = make_exact_solver()->solve(p, o);
-  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? std::string() : s.error().message));
   return std::move(s).value();
 }
 
@@ -100,7 +100,7 @@ void check_against_brute_force(const Problem& p, const SolveOptions& options,
     CHECK(s.error().message.find("infeasible") == 0);
     return;
   }
-  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? std::string() : s.error().message));
   CHECK(s->objective_us == truth.objective_us);
   CHECK(s->optimal);
   CHECK(s->lower_bound_us == s->objective_us);
@@ -314,7 +314,7 @@ TEST_CASE("exact: windows on a memory-bound problem measure against the memory-p
         CHECK_FALSE(s.ok());
         continue;
       }
-      REQUIRE_MESSAGE(s.ok(), s.error().message);
+      REQUIRE_MESSAGE(s.ok(), (s.ok() ? std::string() : s.error().message));
       CHECK(s->objective_us == best.objective_us);
       CHECK(s->optimal);
       if (s->stats.priced_passes > 0) ++priced;
@@ -423,7 +423,7 @@ TEST_CASE("exact: a time limit of zero still returns a feasible labelling with a
   SolveOptions quick;
   quick.time_limit_s = 0;
   auto s = make_exact_solver()->solve(p, quick);
-  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? std::string() : s.error().message));
   const Solution best = solve_ok(p);
   CHECK(evaluate(p, s->labels)->feasible());
   CHECK(s->lower_bound_us <= best.objective_us);
@@ -437,7 +437,7 @@ TEST_CASE("exact: a time limit of zero still returns a feasible labelling with a
     narrow.max_table_entries = 3;
     narrow.bound_fixing = fixing;
     auto n = make_exact_solver()->solve(p, narrow);
-    REQUIRE_MESSAGE(n.ok(), n.error().message);
+    REQUIRE_MESSAGE(n.ok(), (n.ok() ? std::string() : n.error().message));
     CHECK(evaluate(p, n->labels)->feasible());
     CHECK(n->lower_bound_us >= trivial_lower_bound_us(p));
     CHECK(n->lower_bound_us <= best.objective_us);

@@ -20,7 +20,7 @@ placement::TensorSpec spec_of(std::vector<std::int64_t> shape, const std::string
   auto list = placement::parse_placement_list(placements, "spec");
   REQUIRE_MESSAGE(list.ok(), placements);
   auto spec = placement::TensorSpec::make(std::move(shape), dtype, *list, mesh_sizes);
-  REQUIRE_MESSAGE(spec.ok(), spec.error().message);
+  REQUIRE_MESSAGE(spec.ok(), (spec.ok() ? std::string() : spec.error().message));
   return std::move(spec).value();
 }
 
@@ -89,7 +89,7 @@ MeshAndSpec random_spec(std::mt19937_64& rng, const RandomSpecOptions& options) 
     order = placement::ShardOrder::from_steps(std::move(steps)).value();
   }
   auto spec = placement::TensorSpec::make(shape, core::DType::kBF16, placements, mesh, order);
-  REQUIRE_MESSAGE(spec.ok(), spec.error().message);
+  REQUIRE_MESSAGE(spec.ok(), (spec.ok() ? std::string() : spec.error().message));
   return {mesh, std::move(spec).value()};
 }
 

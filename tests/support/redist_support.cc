@@ -19,15 +19,15 @@ using placement::Placement;
 redist::MeshContext mesh_context(Ints shape, Names names, std::vector<Names> flatten,
                                  std::int64_t gpus_per_node) {
   auto mesh = mesh::DeviceMesh::create(std::move(shape), std::move(names));
-  REQUIRE_MESSAGE(mesh.ok(), mesh.error().message);
+  REQUIRE_MESSAGE(mesh.ok(), (mesh.ok() ? std::string() : mesh.error().message));
   for (const Names& dims : flatten) {
     auto sub = mesh::slice(*mesh, dims);
-    REQUIRE_MESSAGE(sub.ok(), sub.error().message);
+    REQUIRE_MESSAGE(sub.ok(), (sub.ok() ? std::string() : sub.error().message));
     auto flat = mesh::flatten(*sub);
-    REQUIRE_MESSAGE(flat.ok(), flat.error().message);
+    REQUIRE_MESSAGE(flat.ok(), (flat.ok() ? std::string() : flat.error().message));
   }
   auto ctx = redist::MeshContext::make(*mesh, gpus_per_node, "h100-dgx");
-  REQUIRE_MESSAGE(ctx.ok(), ctx.error().message);
+  REQUIRE_MESSAGE(ctx.ok(), (ctx.ok() ? std::string() : ctx.error().message));
   return std::move(ctx).value();
 }
 
@@ -39,9 +39,9 @@ std::unique_ptr<redist::Planner> make_planner(redist::MeshContext ctx, redist::C
 
 redist::RedistState state_of(const std::string& text) {
   auto list = placement::parse_placement_list(text, "state");
-  REQUIRE_MESSAGE(list.ok(), list.error().message);
+  REQUIRE_MESSAGE(list.ok(), (list.ok() ? std::string() : list.error().message));
   auto order = placement::shard_order_from_positions(list->placements, list->order_positions);
-  REQUIRE_MESSAGE(order.ok(), order.error().message);
+  REQUIRE_MESSAGE(order.ok(), (order.ok() ? std::string() : order.error().message));
   return {list->placements, *order};
 }
 
@@ -106,7 +106,7 @@ placement::TensorSpec supported_dst(const placement::TensorSpec& src,
   }
   auto spec = placement::TensorSpec::make(dst.shape(), dst.dtype(), ps, mesh,
                                           placement::ShardOrder::from_steps(steps).value());
-  REQUIRE_MESSAGE(spec.ok(), spec.error().message);
+  REQUIRE_MESSAGE(spec.ok(), (spec.ok() ? std::string() : spec.error().message));
   return std::move(spec).value();
 }
 

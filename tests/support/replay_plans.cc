@@ -15,11 +15,11 @@ redist::RedistPlan redist_plan(Ints mesh, Names names, std::vector<Names> flatte
     auto list = placement::parse_placement_list(text, "spec");
     REQUIRE(list.ok());
     auto s = placement::TensorSpec::make(shape, dtype, *list, mesh);
-    REQUIRE_MESSAGE(s.ok(), s.error().message);
+    REQUIRE_MESSAGE(s.ok(), (s.ok() ? std::string() : s.error().message));
     return *s;
   };
   auto plan = planner->plan_uncached(spec(src), spec(dst), {});
-  REQUIRE_MESSAGE(plan.ok(), plan.error().message);
+  REQUIRE_MESSAGE(plan.ok(), (plan.ok() ? std::string() : plan.error().message));
   return std::move(plan).value();
 }
 

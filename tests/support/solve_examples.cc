@@ -26,7 +26,7 @@ solve::Solution plain_optimum(solve::Problem problem, bool with_memory) {
   solve::SolveOptions off;
   off.bound_fixing = solve::BoundFixing::kOff;
   auto s = solve::make_exact_solver()->solve(problem, off);
-  REQUIRE_MESSAGE(s.ok(), s.error().message);
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? std::string() : s.error().message));
   REQUIRE(s->optimal);
   return std::move(s).value();
 }
