@@ -323,6 +323,18 @@ TEST_CASE("exact: windows on a memory-bound problem measure against the memory-p
   CHECK(priced > 0);
 }
 
+// A stack of 5-8 repeated layers of 16 nodes whose memory row's budget (0.2-0.4 of the way from
+// the least to the most bytes) the optimum without it breaks, for most seeds.
+Problem memory_bound_stack(std::uint64_t seed, double label_scale) {
+  return layered_problem({.layers = 5 + static_cast<std::int32_t>(seed % 4),
+                          .nodes_per_layer = 16,
+                          .label_scale = label_scale,
+                          .memory_row = true,
+                          .memory_budget = 0.2 + 0.05 * static_cast<double>(seed % 5),
+                          .integer_costs = true,
+                          .seed = seed});
+}
+
 TEST_CASE("exact: a memory-bound stack prices its LP at the short chain's rate, still exact") {
   // Stacks of repeated layers whose optimum without the memory row breaks it: the short chain's
   // rate search gives the incumbent and the rate the long LP is priced at (priced passes); with
@@ -332,13 +344,7 @@ TEST_CASE("exact: a memory-bound stack prices its LP at the short chain's rate, 
   int priced = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
-    const Problem p = layered_problem({.layers = 5 + static_cast<std::int32_t>(seed % 4),
-                                       .nodes_per_layer = 16,
-                                       .label_scale = 1.5,
-                                       .memory_row = true,
-                                       .memory_budget = 0.2 + 0.05 * static_cast<double>(seed % 5),
-                                       .integer_costs = true,
-                                       .seed = seed});
+    const Problem p = memory_bound_stack(seed, 1.5);
     const Solution best = testing::plain_optimum(p);
     SolveOptions on;
     on.bound_fixing = BoundFixing::kOn;
@@ -369,13 +375,7 @@ TEST_CASE("exact: the two-plan window mixes the layer plans node by node, still 
   int gained = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
-    const Problem p = layered_problem({.layers = 5 + static_cast<std::int32_t>(seed % 4),
-                                       .nodes_per_layer = 16,
-                                       .label_scale = 2.5,
-                                       .memory_row = true,
-                                       .memory_budget = 0.2 + 0.05 * static_cast<double>(seed % 5),
-                                       .integer_costs = true,
-                                       .seed = seed});
+    const Problem p = memory_bound_stack(seed, 2.5);
     SolveOptions on;
     on.bound_fixing = BoundFixing::kOn;
     const Solution fixed = solve_ok(p, on);
