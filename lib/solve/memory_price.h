@@ -87,10 +87,12 @@ bool lean_decoding_counts(const Problem& priced, const std::vector<LabelIndex>& 
                           const DualBound& d);
 
 struct RateSearch {
-  std::vector<double> rate;       // per row: between the last rates that broke and met the rows
-  std::vector<LabelIndex> over;   // decoded at the highest rate tried that breaks a row
-  std::vector<LabelIndex> under;  // decoded at the lowest rate tried that meets every row
-  EdgeMessages messages;          // the priced LP's messages at the last rate tried
+  std::vector<double> rate;      // per row: between the last rates that broke and met the rows
+  std::vector<LabelIndex> over;  // decoded at the highest rate tried that breaks a row
+  // Decoded at the lowest rate tried where a plan meeting every row counts (while the rate
+  // grows, lean_decoding_counts), else the first such plan decoded.
+  std::vector<LabelIndex> under;
+  EdgeMessages messages;  // the priced LP's messages at the last rate tried
 };
 
 // @pre problem.memory holds the rows (folded, for a short chain); `start` breaks one of them;
