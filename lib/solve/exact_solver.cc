@@ -322,6 +322,17 @@ bool close_enough(Answer& a, const SolveOptions& options) {
   return a.within_gap;
 }
 
+// The least bound that shows a labelling costing `upper` within `relative_gap` of the optimum by
+// close_enough's test, rounding included: upper - relative_gap · |upper|, raised by an ulp where
+// the subtraction rounded it too low (for about half of all costs: a window at that T proving
+// nothing cheaper then settled nothing, and the same window ran again until the time limit).
+double gap_stop(double upper, double relative_gap) {
+  if (!std::isfinite(upper)) return upper;
+  double t = upper - relative_gap * std::fabs(upper);
+  while (upper - t > relative_gap * std::fabs(upper)) t = std::nextafter(t, upper);
+  return t;
+}
+
 void offer(Answer& a, const Problem& problem, std::vector<LabelIndex> labels) {
   const auto ev = evaluate(problem, labels);
   if (ev.ok() && ev->feasible() && ev->total_us < a.cost_us) {
@@ -509,7 +520,7 @@ detail::DualBound lp_bound(Problem& problem, const Answer& a, const SolveOptions
   double enough = kForbidden;
   if (!a.labels.empty()) {
     const double c = a.cost_us;
-    enough = c - std::max(options.relative_gap * std::fabs(c), 0.5e-9 * (std::fabs(c) + 1));
+    enough = std::min(gap_stop(c, options.relative_gap), c - 0.5e-9 * (std::fabs(c) + 1));
   }
   const std::int32_t passes = bound_passes(problem, use == BoundUse::kWindows);
   const bool tight_only = use == BoundUse::kTightOnly;
@@ -622,7 +633,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     // The best labelling so far (the LP's, or a window's costing more than its T) caps T.
     // With a relative gap, T stops short of it: nothing within upper - gap settles the solve.
     const double upper = a.cost_us;
-    const double stop_at = upper - options.relative_gap * std::fabs(upper);
+    const double stop_at = gap_stop(upper, options.relative_gap);
     double threshold = wlb + gap < stop_at ? wlb + gap : stop_at;
     // A window keeping about as many labels as the last one costs about as much: the last one
     // then (a memory-bound stack whose priced LP is nearly tight: one window instead of two).
