@@ -16,6 +16,10 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Matrices with fewer entries are read as they are.
 constexpr std::size_t kMinClassified = 256;
+// dual_bound's until_stalled: passes without a cheaper decoded labelling, and the share of the gap
+// the bound's projected gain must reach.
+constexpr std::int32_t kStallPasses = 5;
+constexpr double kStallShare = 1.0 / 8;
 
 struct Incidence {
   std::int32_t edge = 0;
@@ -313,13 +317,14 @@ class DeadlineCheck {
 
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
                      bool tight_only, const EdgeMessages* warm, double enough_us,
-                     double relative_gap) {
+                     double relative_gap, bool until_stalled) {
   Messages m(problem);
   if (warm != nullptr && warm->size() == problem.edges.size()) m.load(*warm);
   const double settled_us = enough_us;  // the caller's, before a decoded labelling lowers it
   const auto n = static_cast<NodeIndex>(problem.nodes.size());
   DualBound out;
   DeadlineCheck clock(deadline);
+  std::int32_t decoded_at = 0;  // the pass that decoded the labelling kept
   for (std::int32_t pass = 0; pass < max_passes; ++pass) {
     for (NodeIndex v = 0; v < n && !clock.passed(); ++v) m.update(v, true);
     for (NodeIndex v = n - 1; v >= 0 && !clock.passed(); --v) m.update(v, false);
@@ -331,6 +336,7 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
       m.improve(y, 8);
       const double cost = m.energy(y);
       if (cost < out.upper_us) {
+        decoded_at = out.passes;
         out.upper_us = cost;
         out.labels = std::move(y);
         // Within the gap of a labelling meeting the memory rows: close enough for the caller.
@@ -346,7 +352,11 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
     const double scale = 1e-9 * (std::fabs(out.lower_bound_us) + 1);
     const double gap = out.upper_us - out.lower_bound_us;
     if (gap <= scale || gained <= scale) break;
-    if (tight_only && gained * (max_passes - out.passes) < gap) break;
+    const double projected = gained * (max_passes - out.passes);
+    if (tight_only && projected < gap) break;
+    if (until_stalled && out.passes - decoded_at >= kStallPasses && projected < kStallShare * gap) {
+      break;
+    }
   }
   // One more forward pass records the label bounds, each when its node holds every message.
   // Stopped by the deadline, every label gets LB (true of every labelling), which pins nothing;

@@ -513,7 +513,9 @@ Answer solve_plain(Problem problem, const SolveOptions& options, const EngineOpt
 // (memory_price.h), shifted back so that it bounds the labellings meeting the rows (its
 // labels are the priced problem's, upper_us their priced cost less the shift). The passes stop
 // once the bound settles a's labelling (proves it optimal, or within the gap asked for), or,
-// unpriced, one they decode.
+// unpriced, one they decode, or once the bound stalls (dual_bound's until_stalled: the windows
+// make better use of the time; LLaMA3-70B, 80 layers, on 8x16x8, `--time-limit 8`: within the
+// gap in 6.7 s instead of 0.17% above the bound at the limit).
 detail::DualBound lp_bound(Problem& problem, const Answer& a, const SolveOptions& options,
                            const EngineOptions& eo, BoundUse use,
                            const std::optional<ShortChainStart>& start, SolverStats& stats) {
@@ -527,10 +529,10 @@ detail::DualBound lp_bound(Problem& problem, const Answer& a, const SolveOptions
   const detail::EdgeMessages* warm = start ? &start->messages : nullptr;
   if (!start || start->rate.empty()) {
     return detail::dual_bound(problem, passes, eo.limits.deadline, tight_only, warm, enough,
-                              options.relative_gap);
+                              options.relative_gap, true);
   }
   detail::DualBound d = detail::priced_dual_bound(problem, start->rate, passes, eo.limits.deadline,
-                                                  tight_only, warm, enough);
+                                                  tight_only, warm, enough, true);
   stats.priced_passes = d.passes;
   return d;
 }

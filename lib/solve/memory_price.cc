@@ -80,10 +80,11 @@ std::vector<double> copies_of(const std::vector<NodeIndex>& source, std::size_t 
 
 DualBound priced_dual_bound(Problem& problem, const std::vector<double>& rate,
                             std::int32_t max_passes, Clock::time_point deadline, bool tight_only,
-                            const EdgeMessages* warm, double enough_us) {
+                            const EdgeMessages* warm, double enough_us, bool until_stalled) {
   const double shift = price_shift(problem.memory, rate);
   auto unaries = price_memory(problem, rate);
-  DualBound d = dual_bound(problem, max_passes, deadline, tight_only, warm, enough_us + shift);
+  DualBound d = dual_bound(problem, max_passes, deadline, tight_only, warm, enough_us + shift, 0,
+                           until_stalled);
   restore_unaries(problem, std::move(unaries));
   d.lower_bound_us -= shift;
   d.upper_us -= shift;

@@ -57,12 +57,13 @@ std::vector<double> copies_of(const std::vector<NodeIndex>& source, std::size_t 
 // dual_bound (dual_bound.h) of `problem` with its rows priced at `rate`, shifted back by
 // price_shift: lower_bound_us and label_bound_us bound the labellings meeting the rows (label by
 // label); labels are the priced problem's decoding, upper_us its priced cost less the shift;
-// the passes stop once the bound reaches `enough_us` (unshifted). The unaries are priced in place
-// and restored.
+// the passes stop once the bound reaches `enough_us` (unshifted), or stalls (`until_stalled`, as
+// dual_bound). The unaries are priced in place and restored.
 DualBound priced_dual_bound(Problem& problem, const std::vector<double>& rate,
                             std::int32_t max_passes, Clock::time_point deadline, bool tight_only,
                             const EdgeMessages* warm,
-                            double enough_us = std::numeric_limits<double>::infinity());
+                            double enough_us = std::numeric_limits<double>::infinity(),
+                            bool until_stalled = false);
 
 // The LP bound of `problem` with its memory rows priced in (a Lagrangian relaxation): every
 // labelling that meets row r (bytes <= high_r) costs at least LP(U + Σ_r μ_r bytes_r) - Σ_r μ_r
