@@ -354,7 +354,8 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
     if (gap <= scale || gained <= scale) break;
     const double projected = gained * (max_passes - out.passes);
     if (tight_only && projected < gap) break;
-    if (until_stalled && out.passes - decoded_at >= kStallPasses && projected < kStallShare * gap) {
+    if (until_stalled && std::isfinite(gap) && out.passes - decoded_at >= kStallPasses &&
+        projected < kStallShare * gap) {
       break;
     }
   }

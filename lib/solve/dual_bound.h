@@ -63,7 +63,7 @@ struct DualBound {
 // with `relative_gap` > 0, once LB is within that fraction of the cost of a decoded labelling
 // that meets the memory rows (the returned labels, unless a cheaper one that breaks a row was
 // decoded after it; the caller checks the gap on what it gets). With `until_stalled`, also once
-// the bound stalls: no cheaper labelling decoded in the last kStallPasses passes, and the last
+// the bound stalls: a labelling decoded, none cheaper in the last kStallPasses passes, and the last
 // pass's gain, repeated in every pass left, under kStallShare of the gap to the labelling (the
 // caller's windows make better use of the time: LLaMA3-70B, 80 layers, on 8x16x8, passes 15 to
 // 60 of the long chain's LP raised the bound by 30 us of a 1,300 us gap, in 7 s).
