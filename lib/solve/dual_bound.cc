@@ -315,6 +315,13 @@ class DeadlineCheck {
 
 }  // namespace
 
+double gap_stop(double upper, double relative_gap) {
+  if (!std::isfinite(upper)) return upper;
+  double t = upper - relative_gap * std::fabs(upper);
+  while (upper - t > relative_gap * std::fabs(upper)) t = std::nextafter(t, upper);
+  return t;
+}
+
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
                      bool tight_only, const EdgeMessages* warm, double enough_us,
                      double relative_gap, bool until_stalled) {
@@ -341,7 +348,7 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
         out.labels = std::move(y);
         // Within the gap of a labelling meeting the memory rows: close enough for the caller.
         if (relative_gap > 0 && meets_memory(problem.memory, out.labels)) {
-          enough_us = std::min(enough_us, cost - relative_gap * std::fabs(cost));
+          enough_us = std::min(enough_us, gap_stop(cost, relative_gap));
         }
       }
     }

@@ -72,6 +72,13 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
                      double enough_us = std::numeric_limits<double>::infinity(),
                      double relative_gap = 0, bool until_stalled = false);
 
+// The least bound that shows a labelling costing `upper` within `relative_gap` of the optimum by
+// the test cost - bound <= relative_gap · |cost|, rounding included: upper - relative_gap ·
+// |upper|, raised by an ulp where the subtraction rounded it too low (for about half of all costs:
+// a window at that threshold proving nothing cheaper then settled nothing, and the same window ran
+// again until the time limit).
+double gap_stop(double upper, double relative_gap);
+
 // Pins keeping, on each node that loses a label, the labels whose bound is at most `upper_us`
 // (plus a 1e-7 relative slack against rounding): every labelling costing at most `upper_us`, so
 // every optimum when `upper_us` is the cost of a feasible labelling, survives them. At each

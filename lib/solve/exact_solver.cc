@@ -322,17 +322,6 @@ bool close_enough(Answer& a, const SolveOptions& options) {
   return a.within_gap;
 }
 
-// The least bound that shows a labelling costing `upper` within `relative_gap` of the optimum by
-// close_enough's test, rounding included: upper - relative_gap · |upper|, raised by an ulp where
-// the subtraction rounded it too low (for about half of all costs: a window at that T proving
-// nothing cheaper then settled nothing, and the same window ran again until the time limit).
-double gap_stop(double upper, double relative_gap) {
-  if (!std::isfinite(upper)) return upper;
-  double t = upper - relative_gap * std::fabs(upper);
-  while (upper - t > relative_gap * std::fabs(upper)) t = std::nextafter(t, upper);
-  return t;
-}
-
 void offer(Answer& a, const Problem& problem, std::vector<LabelIndex> labels) {
   const auto ev = evaluate(problem, labels);
   if (ev.ok() && ev->feasible() && ev->total_us < a.cost_us) {
@@ -442,38 +431,41 @@ std::optional<ShortChainStart> offer_short_chain(Answer& a, const Problem& probl
   return out;
 }
 
-// The labels the two-plan window keeps: per node, its distinct labels in start's plans and a's.
-std::int64_t two_plan_labels(const ShortChainStart& start, const Answer& a) {
-  std::int64_t out = 0;
+// The two-plan window's pins: each node limited to its distinct labels in start's plans and a's.
+std::vector<Pin> two_plan_pins(const ShortChainStart& start, const Answer& a) {
+  std::vector<Pin> out;
+  out.reserve(a.labels.size());
   for (std::size_t v = 0; v < a.labels.size(); ++v) {
-    const LabelIndex o = start.over[v];
-    const LabelIndex u = start.under[v];
-    const LabelIndex l = a.labels[v];
-    out += 1 + (u != o ? 1 : 0) + (l != o && l != u ? 1 : 0);
+    std::vector<LabelIndex> allowed{start.over[v], start.under[v], a.labels[v]};
+    std::sort(allowed.begin(), allowed.end());
+    allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+    out.push_back({static_cast<NodeIndex>(v), std::move(allowed)});
   }
   return out;
 }
 
-// Offers the optimum of `problem` with each node restricted to its labels in start's two plans
-// (over the budget and within it) and in a's labelling, memory rows included: a memory-bound
+std::int64_t pinned_labels(const std::vector<Pin>& pins) {
+  std::int64_t out = 0;
+  for (const Pin& p : pins) out += static_cast<std::int64_t>(p.labels.size());
+  return out;
+}
+
+// Offers the optimum of `problem` with each node restricted to its labels in the rate search's two
+// plans (over the budget and within it) and in a's labelling (`pins`, two_plan_pins), memory rows
+// included: a memory-bound
 // stack's best plan may take part of one layer plan and part of the other in each layer, where
 // mixes of whole layers leave up to a layer's bytes unused under the budget, the Lagrangian
 // bound's integrality gap (LLaMA3-70B, 80 layers, on 4x128x2 under 80 GiB: 2,939,475 us, within
 // 0.008% of the bound, found in 2 s; the incumbent was 2,939,578 us, 0.011% above, at the 8 s
 // limit). It runs where the other windows, up to the last (at the incumbent's cost), could keep
-// over twice its labels (two_plan_labels; LLaMA3-8B, 32 layers, on 8x8 under 80 GiB: 10,078
+// over twice its labels (two_plan_pins; LLaMA3-8B, 32 layers, on 8x8 under 80 GiB: 10,078
 // against 8,126, and the first window proves the optimum at once, 20% of the solve time spent
 // in the two-plan window otherwise; 4x128x2: 650,482 against 26,570). The pins go on `problem`
 // for the simplify only.
-void offer_two_plan_window(Answer& a, Problem& problem, const ShortChainStart& start,
+void offer_two_plan_window(Answer& a, Problem& problem, std::vector<Pin> pins,
                            const SolveOptions& options, const EngineOptions& eo,
                            SolverStats& stats) {
-  for (std::size_t v = 0; v < problem.nodes.size(); ++v) {
-    std::vector<LabelIndex> allowed{start.over[v], start.under[v], a.labels[v]};
-    std::sort(allowed.begin(), allowed.end());
-    allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
-    problem.pins.push_back({static_cast<NodeIndex>(v), std::move(allowed)});
-  }
+  problem.pins = std::move(pins);
   auto window = simplify(problem, eo.limits.deadline);
   problem.pins.clear();
   if (!window.ok()) return;
@@ -522,7 +514,7 @@ detail::DualBound lp_bound(Problem& problem, const Answer& a, const SolveOptions
   double enough = kForbidden;
   if (!a.labels.empty()) {
     const double c = a.cost_us;
-    enough = std::min(gap_stop(c, options.relative_gap), c - 0.5e-9 * (std::fabs(c) + 1));
+    enough = std::min(detail::gap_stop(c, options.relative_gap), c - 0.5e-9 * (std::fabs(c) + 1));
   }
   const std::int32_t passes = bound_passes(problem, use == BoundUse::kWindows);
   const bool tight_only = use == BoundUse::kTightOnly;
@@ -620,9 +612,12 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     return a.optimal || close_enough(a, options);
   };
   if (settled()) return a;
-  if (priced_lp && detail::kept_labels(wd, a.cost_us) > 2 * two_plan_labels(*start, a)) {
-    offer_two_plan_window(a, problem, *start, options, eo, stats);
-    if (settled()) return a;
+  if (priced_lp) {
+    std::vector<Pin> pins = two_plan_pins(*start, a);
+    if (detail::kept_labels(wd, a.cost_us) > 2 * pinned_labels(pins)) {
+      offer_two_plan_window(a, problem, std::move(pins), options, eo, stats);
+      if (settled()) return a;
+    }
   }
   double gap =
       std::max(((priced ? a.cost_us : d.upper_us) - wlb) / 64, 1e-6 * (std::fabs(wlb) + 1));
@@ -635,7 +630,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     // The best labelling so far (the LP's, or a window's costing more than its T) caps T.
     // With a relative gap, T stops short of it: nothing within upper - gap settles the solve.
     const double upper = a.cost_us;
-    const double stop_at = gap_stop(upper, options.relative_gap);
+    const double stop_at = detail::gap_stop(upper, options.relative_gap);
     double threshold = wlb + gap < stop_at ? wlb + gap : stop_at;
     // A window keeping about as many labels as the last one costs about as much: the last one
     // then (a memory-bound stack whose priced LP is nearly tight: one window instead of two).
