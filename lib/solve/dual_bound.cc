@@ -322,6 +322,10 @@ double gap_stop(double upper, double relative_gap) {
   return t;
 }
 
+bool meets_bound(double cost, double bound) {
+  return std::isfinite(bound) && cost - bound <= 1e-9 * (std::fabs(bound) + 1);
+}
+
 DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
                      bool tight_only, const EdgeMessages* warm, double enough_us,
                      double relative_gap, bool until_stalled) {

@@ -79,6 +79,11 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
 // again until the time limit).
 double gap_stop(double upper, double relative_gap);
 
+// Whether a labelling costing `cost` meets the lower bound `bound`, so is optimal (to a 1e-9
+// relative slack against rounding). A bound of -inf (an LP stopped by the time limit before its
+// first pass) meets nothing: its slack would be +inf, and plans it "proved" were not optimal.
+bool meets_bound(double cost, double bound);
+
 // Pins keeping, on each node that loses a label, the labels whose bound is at most `upper_us`
 // (plus a 1e-7 relative slack against rounding): every labelling costing at most `upper_us`, so
 // every optimum when `upper_us` is the cost of a feasible labelling, survives them. At each

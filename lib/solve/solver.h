@@ -81,6 +81,9 @@ struct SolverStats {
   // Memory-bound stacks: two-plan windows solved, and what they took off the incumbent (exact).
   std::int32_t two_plan_windows = 0;
   double two_plan_gain_us = 0;
+  // Memory-bound stacks: block problems the block sweep solved, and what it took off (exact).
+  std::int32_t block_sweep_solves = 0;
+  double block_sweep_gain_us = 0;
   std::int64_t ilp_variables = 0;
   std::int64_t ilp_rows = 0;
   std::string stop_reason;  // empty when finished; "time_limit" or "point_limit"

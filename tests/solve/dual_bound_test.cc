@@ -126,6 +126,23 @@ TEST_CASE("dual bound: a passed deadline proves nothing and pins nothing") {
     CHECK(d.label_bound_us[v].size() == p.nodes[v].cost_us.size());
   }
   CHECK(bound_pins(d, 0).empty());
+  // ... and settles no labelling: -inf meets no cost (its 1e-9 relative slack would be +inf; the
+  // solver took that for a proof when the time limit stopped the LP before its first pass).
+  CHECK_FALSE(meets_bound(0, d.lower_bound_us));
+  CHECK_FALSE(meets_bound(1e6, d.lower_bound_us));
+}
+
+TEST_CASE("dual bound: meets_bound allows a 1e-9 relative slack, no more") {
+  // bound 1000: slack 1e-9 x (1000 + 1) = 1.001e-6.
+  CHECK(meets_bound(1000, 1000));
+  CHECK(meets_bound(1000 + 1e-6, 1000));
+  CHECK_FALSE(meets_bound(1000 + 2e-6, 1000));
+  CHECK(meets_bound(999, 1000));  // a bound above the cost (rounding) meets it too
+  // bound 0: slack 1e-9.
+  CHECK(meets_bound(0.5e-9, 0));
+  CHECK_FALSE(meets_bound(2e-9, 0));
+  CHECK_FALSE(meets_bound(std::numeric_limits<double>::infinity(), 1000));
+  CHECK_FALSE(meets_bound(1000, std::numeric_limits<double>::quiet_NaN()));
 }
 
 // Calls f(problem, its brute-force optimum) on 12 frustrated 3x3 grids: the LP is rarely tight,
