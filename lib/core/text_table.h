@@ -15,7 +15,7 @@ enum class Align : bool { kLeft, kRight };
 
 struct Column {
   std::string header;
-  std::string unit;  // printed in parentheses on the second header row; empty for none
+  std::string unit{};  // printed in parentheses on the second header row; empty for none
   Align align = Align::kRight;
 };
 

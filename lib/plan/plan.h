@@ -76,7 +76,7 @@ struct SolverSummary {
   bool optimal = false;
   // Why an unproven solve stopped: "gap" (within the gap asked for), "time_limit" or
   // "point_limit"; empty when it finished, or where a solver or an older plan file does not say.
-  std::string stop_reason;
+  std::string stop_reason{};
   bool operator==(const SolverSummary&) const = default;
 };
 

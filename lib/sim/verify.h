@@ -40,8 +40,8 @@ struct VerifyOptions {
   std::uint64_t seed = 1;
   std::int64_t world_size = 0;  // 0: the plan's mesh (largest rank + 1); else at least that
   OrderPolicy order = OrderPolicy::kAuto;
-  std::optional<cost::HardwareProfile> hardware;   // the NCCL model's algorithm choice
-  std::int64_t max_bytes = std::int64_t{1} << 30;  // all ranks' tensors at the largest state
+  std::optional<cost::HardwareProfile> hardware{};  // the NCCL model's algorithm choice
+  std::int64_t max_bytes = std::int64_t{1} << 30;   // all ranks' tensors at the largest state
 };
 
 struct VerifyReport {
