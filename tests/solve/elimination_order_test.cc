@@ -104,20 +104,26 @@ OrderPlan reference_order(const std::vector<std::int32_t>& domains,
       }
     }
     std::vector<char> gone(n, 0);
+    // v's current neighbours and its message (the product of their domains).
+    auto neighbours = [&](std::int32_t v, std::vector<std::int32_t>& nb) {
+      nb.clear();
+      double message = 1;
+      for (std::int32_t u = 0; u < n; ++u) {
+        if (!gone[u] && adj[v][u]) {
+          nb.push_back(u);
+          message *= domains[u];
+        }
+      }
+      return message;
+    };
     OrderPlan plan;
+    std::vector<std::int32_t> nb;
     for (;;) {
       std::int32_t pick = -1;
       std::tuple<double, double, double> pick_key;
       for (std::int32_t v = 0; v < n; ++v) {
         if (!eliminable[v] || gone[v]) continue;
-        std::vector<std::int32_t> nb;
-        double message = 1;
-        for (std::int32_t u = 0; u < n; ++u) {
-          if (!gone[u] && adj[v][u]) {
-            nb.push_back(u);
-            message *= domains[u];
-          }
-        }
+        const double message = neighbours(v, nb);
         double fill = 0, weighted = 0;
         for (std::size_t i = 0; i < nb.size(); ++i) {
           for (std::size_t j = i + 1; j < nb.size(); ++j) {
@@ -136,14 +142,7 @@ OrderPlan reference_order(const std::vector<std::int32_t>& domains,
         }
       }
       if (pick < 0) break;
-      std::vector<std::int32_t> nb;
-      double message = 1;
-      for (std::int32_t u = 0; u < n; ++u) {
-        if (!gone[u] && adj[pick][u]) {
-          nb.push_back(u);
-          message *= domains[u];
-        }
-      }
+      const double message = neighbours(pick, nb);
       for (std::int32_t a : nb) {
         for (std::int32_t b : nb) adj[a][b] = adj[a][b] || a != b;
       }
