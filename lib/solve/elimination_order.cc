@@ -42,10 +42,10 @@ class Graph {
   // The rule's key of v. The edges among v's neighbours are counted from each end: a neighbour's
   // own list scanned against marks on v's neighbours, or, where that list is the longer (a hub),
   // v's neighbours looked up in it; each edge is found twice either way. Fill and weighted fill
-  // are then what the missing pairs sum to: all pairs less the edges (exact in integers; a
-  // double held the same sums exactly below 2^53). A hub's key costs the lists of its
-  // neighbours instead of its degree squared lookups (LLaMA3-70B's 80-layer windows: a node in
-  // every layer).
+  // are then what the missing pairs sum to: all pairs less the edges (sums of integer products,
+  // exact while below 2^53, as the per-pair sum they replace was). A hub's key costs the lists of
+  // its neighbours instead of its degree squared lookups (LLaMA3-70B's 80-layer windows: a node
+  // in every layer).
   [[nodiscard]] Key key(std::int32_t v, Rule rule) const {
     const auto& n = adj_[v];
     double message = 1;
@@ -55,35 +55,33 @@ class Graph {
       stamp_ = 1;
     }
     for (std::int32_t u : n) mark_[u] = stamp_;
-    std::int64_t edges2 = 0;                 // edges among the neighbours, each counted twice
-    unsigned __int128 edge_weight2 = 0;      // Σ over them of the product of the two domains, x2
-    unsigned __int128 sum = 0, squares = 0;  // of the neighbours' domains
+    std::int64_t edges2 = 0;      // edges among the neighbours, each counted twice
+    double edge_weight2 = 0;      // Σ over them of the product of the two domains, twice
+    double sum = 0, squares = 0;  // of the neighbours' domains
     const double lookup =
         static_cast<double>(n.size()) * std::log2(static_cast<double>(n.size()) + 1);
     for (std::int32_t u : n) {
-      const auto du = static_cast<std::uint64_t>(domains_[u]);
+      const double du = domains_[u];
       sum += du;
-      squares += static_cast<unsigned __int128>(du) * du;
+      squares += du * du;
+      auto edge = [&](std::int32_t w) {
+        ++edges2;
+        edge_weight2 += du * domains_[w];
+      };
       const auto& list = adj_[u];
       if (static_cast<double>(list.size()) <= lookup) {
         for (std::int32_t w : list) {
-          if (mark_[w] != stamp_) continue;
-          ++edges2;
-          edge_weight2 +=
-              static_cast<unsigned __int128>(du) * static_cast<std::uint64_t>(domains_[w]);
+          if (mark_[w] == stamp_) edge(w);
         }
       } else {
         for (std::int32_t w : n) {
-          if (w == u || !std::binary_search(list.begin(), list.end(), w)) continue;
-          ++edges2;
-          edge_weight2 +=
-              static_cast<unsigned __int128>(du) * static_cast<std::uint64_t>(domains_[w]);
+          if (w != u && std::binary_search(list.begin(), list.end(), w)) edge(w);
         }
       }
     }
     const auto d = static_cast<std::int64_t>(n.size());
     const double fill = static_cast<double>(d * (d - 1) / 2 - edges2 / 2);
-    const double weighted_fill = static_cast<double>((sum * sum - squares - edge_weight2) / 2);
+    const double weighted_fill = (sum * sum - squares - edge_weight2) / 2;
     switch (rule) {
       case Rule::kMinFill:
         return {fill, message, 0, v};
