@@ -20,6 +20,7 @@
 #include "solve/block_sweep.h"
 #include "solve/dual_bound.h"
 #include "solve/evaluate.h"
+#include "solve/infeasibility.h"
 #include "solve/lagrange.h"
 #include "solve/memory_price.h"
 #include "solve/memory_repair.h"
@@ -175,63 +176,6 @@ EngineSolution solve_with_memory(const detail::EngineProblem& full,
   }
 }
 
-// The fewest (sign +1) or most (sign -1) bytes memory row r can hold without a forbidden label or
-// pair: the same factor graph with every cost replaced by 0 (+inf kept) and row r's bytes as unary
-// costs.
-double extreme_bytes(const detail::EngineProblem& full, std::size_t r, double sign,
-                     const EngineOptions& eo) {
-  detail::EngineProblem p;
-  p.domains = full.domains;
-  p.unary = full.unary;
-  std::vector<char> is_unary(full.factors.size(), 0);
-  for (std::int32_t id : full.unary) is_unary[id] = 1;
-  const std::size_t rows = full.memory.rows();
-  for (std::size_t id = 0; id < full.factors.size(); ++id) {
-    const detail::Table& in = *full.factors[id].table;
-    auto t = std::make_shared<detail::Table>();
-    t->dims = in.dims;
-    t->entries = in.entries;
-    t->cost.resize(static_cast<std::size_t>(in.entries));
-    for (std::int64_t e = 0; e < in.entries; ++e) {
-      const bool allowed = in.min_cost(e) != kForbidden;
-      double c = allowed ? 0.0 : kForbidden;
-      if (allowed && is_unary[id] && in.frontier) {
-        c = sign * static_cast<double>(in.point_mem[in.begin[e] * rows + r]);
-      }
-      t->cost[static_cast<std::size_t>(e)] = c;
-    }
-    p.factors.push_back({std::move(t), full.factors[id].scope});
-  }
-  SolverStats ignored;
-  const EngineSolution s = solve_problem(p, {}, eo, ignored);
-  return s.found && s.complete ? sign * s.value_us : std::nan("");
-}
-
-core::Error infeasible(const detail::EngineProblem& full, const std::vector<MemoryRow>& rows,
-                       const EngineOptions& eo) {
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    const MemoryRow& row = rows[r];
-    const std::string where = " (memory row '" + row.name + "', bytes)";
-    const double least = extreme_bytes(full, r, 1, eo);
-    if (least > static_cast<double>(row.high_bytes)) {
-      return core::Error::unsupported("infeasible: memory budget " +
-                                      std::to_string(row.high_bytes) + " below minimum " +
-                                      core::format_fixed(least, 0) + where);
-    }
-    const double most = extreme_bytes(full, r, -1, eo);
-    if (most < static_cast<double>(row.low_bytes)) {
-      return core::Error::unsupported("infeasible: memory floor " + std::to_string(row.low_bytes) +
-                                      " above maximum " + core::format_fixed(most, 0) + where);
-    }
-  }
-  if (!rows.empty()) {
-    return core::Error::unsupported(
-        "infeasible: the memory rows cannot all be met together with the forbidden labels and "
-        "pairs");
-  }
-  return core::Error::unsupported("infeasible: every labelling uses a forbidden label or pair");
-}
-
 Remap identity_remap(const Problem& problem) {
   Remap r;
   r.original_nodes = static_cast<std::int32_t>(problem.nodes.size());
@@ -313,7 +257,7 @@ struct Answer {
   bool infeasible = false;  // proven: no labelling meets every constraint
   bool within_gap = false;  // stopped with cost - bound within SolveOptions::relative_gap
   detail::RunStatus stop = detail::RunStatus::kComplete;
-  ReducedSolve last;  // the last exact solve (for infeasible())
+  ReducedSolve last;  // the last exact solve (for explain_infeasible())
 };
 
 // Whether a labelling costing `cost` is within SolveOptions::relative_gap of `bound`.
@@ -771,7 +715,7 @@ class ExactSolver final : public Solver {
     if (!a.labels.empty()) {
       DTPLAN_TRY(labels, lift(s.remap, a.labels));
     } else if (a.infeasible) {
-      return infeasible(a.last.full, a.last.rows, eo);
+      return detail::explain_infeasible(a.last.full, a.last.rows, eo);
     } else {
       // Stopped before any feasible labelling: fall back on the greedy one, if it finds one.
       auto greedy = make_greedy_solver()->solve(problem, options);
