@@ -35,10 +35,6 @@ class Graph {
     }
   }
 
-  [[nodiscard]] bool adjacent(std::int32_t a, std::int32_t b) const {
-    return std::binary_search(adj_[a].begin(), adj_[a].end(), b);
-  }
-
   // The rule's key of v. The edges among v's neighbours are counted from each end: a neighbour's
   // own list scanned against marks on v's neighbours, or, where that list is the longer (a hub),
   // v's neighbours looked up in it; each edge is found twice either way. Fill and weighted fill
