@@ -1,62 +1,16 @@
 #include "solve/block_sweep.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <utility>
 
 #include "solve/evaluate.h"
+#include "solve/problem_digest.h"
 
 namespace dtplan::solve::detail {
 namespace {
-
-// A 64-bit digest of a block problem (node names aside), to find blocks whose problem equals one
-// solved before: a collision could only miss an improvement, since reused labels are evaluated on
-// the block's own problem before they are taken.
-class Digest {
- public:
-  void add(std::uint64_t x) {
-    h_ ^= x + 0x9e3779b97f4a7c15ULL + (h_ << 6) + (h_ >> 2);
-    h_ *= 0xff51afd7ed558ccdULL;
-  }
-  void add(double x) { add(std::bit_cast<std::uint64_t>(x)); }
-  void add(const std::vector<double>& xs) {
-    add(static_cast<std::uint64_t>(xs.size()));
-    for (double x : xs) add(x);
-  }
-  [[nodiscard]] std::uint64_t value() const { return h_; }
-
- private:
-  std::uint64_t h_ = 0xcbf29ce484222325ULL;
-};
-
-// `matrices`: each matrix's digest by the address of its values, computed once (alike layers
-// mostly share their matrices, matrix.h).
-std::uint64_t digest(const Problem& q, std::map<const double*, std::uint64_t>& matrices) {
-  Digest d;
-  for (const Node& n : q.nodes) d.add(n.cost_us);
-  for (const Edge& e : q.edges) {
-    d.add(static_cast<std::uint64_t>(e.from) << 32 | static_cast<std::uint32_t>(e.to));
-    auto [it, added] = matrices.emplace(e.cost_us.data(), 0);
-    if (added) {
-      Digest m;
-      m.add(e.cost_us.values());
-      it->second = m.value();
-    }
-    d.add(it->second);
-  }
-  for (const MemoryRow& row : q.memory) {
-    d.add(static_cast<std::uint64_t>(row.low_bytes));
-    d.add(static_cast<std::uint64_t>(row.high_bytes));
-    for (const MemoryTerm& t : row.terms) {
-      d.add(static_cast<std::uint64_t>(t.node));
-      for (std::int64_t b : t.bytes) d.add(static_cast<std::uint64_t>(b));
-    }
-  }
-  return d.value();
-}
 
 double total_cost(const Problem& problem, const std::vector<LabelIndex>& labels) {
   const auto ev = evaluate(problem, labels);
@@ -126,7 +80,9 @@ std::vector<LabelIndex> sweep_blocks(const Problem& problem, std::vector<LabelIn
     for (const std::vector<NodeIndex>& block : group.blocks) {
       if (enough(cost) || std::chrono::steady_clock::now() > deadline) return labels;
       const Problem q = block_problem(problem, block, labels);
-      const std::uint64_t key = digest(q, matrices);
+      // A collision could only miss an improvement: reused labels are evaluated on the block's
+      // own problem before they are taken.
+      const std::uint64_t key = problem_digest(q, matrices);
       auto found = optima.find(key);
       if (found == optima.end()) {
         found = optima.emplace(key, solve(q)).first;

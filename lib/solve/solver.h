@@ -84,6 +84,8 @@ struct SolverStats {
   // Memory-bound stacks: block problems the block sweep solved, and what it took off (exact).
   std::int32_t block_sweep_solves = 0;
   double block_sweep_gain_us = 0;
+  // Long stacks: parts (layers) the block bound solved (exact_solver.cc, block_bound.h).
+  std::int32_t block_bound_solves = 0;
   std::int64_t ilp_variables = 0;
   std::int64_t ilp_rows = 0;
   std::string stop_reason;  // empty when finished; "time_limit" or "point_limit"

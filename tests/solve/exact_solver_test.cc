@@ -422,6 +422,22 @@ TEST_CASE("exact: near the gap, the window at its stopping point settles the sol
   CHECK(sweeps >= 10);
 }
 
+TEST_CASE("exact: the block bound settles a long stack whose layers the LP relaxes") {
+  // 40 frustrated layers (solve_examples.h): the optimum is 40, the LP pays nothing for the
+  // triangles, so neither its bound nor windows over its label bounds prove anything soon; the
+  // short chain's optimum lengthened costs 40, and the block bound (each layer solved exactly,
+  // alike ones once) proves it.
+  const Problem p = testing::frustrated_stack(40);
+  SolveOptions o;
+  o.bound_fixing = BoundFixing::kOn;
+  const Solution s = solve_ok(p, o);
+  CHECK(s.optimal);
+  CHECK(s.objective_us == 40);
+  CHECK(s.lower_bound_us == 40);
+  CHECK(s.stats.block_bound_solves >= 2);
+  CHECK(s.stats.block_bound_solves <= 4);
+}
+
 TEST_CASE("exact: labels and objective do not depend on the thread count") {
   // A 4x4 grid with 9-10 labels needs messages of about 10^4 entries: split over the threads.
   RandomProblemSpec grid;

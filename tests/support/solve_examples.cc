@@ -31,4 +31,25 @@ solve::Solution plain_optimum(solve::Problem problem, bool with_memory) {
   return std::move(s).value();
 }
 
+solve::Problem frustrated_stack(int blocks) {
+  solve::Problem p;
+  p.nodes.push_back({"hub", {0, 1}});
+  solve::RepeatGroup group;
+  const solve::Matrix repel{1, 0, 0, 1};
+  const solve::Matrix follow{0, 2, 2, 0};
+  const solve::Matrix free_pair{0, 0, 0, 0};
+  for (int b = 0; b < blocks; ++b) {
+    const auto base = static_cast<solve::NodeIndex>(p.nodes.size());
+    for (const char* name : {"a", "b", "c"}) p.nodes.push_back({name, {0, 0}});
+    group.blocks.push_back({base, base + 1, base + 2});
+    p.edges.push_back({base, base + 1, 0, repel});
+    p.edges.push_back({base, base + 2, 0, repel});
+    p.edges.push_back({base + 1, base + 2, 1, repel});
+    p.edges.push_back({0, base + 1, 1, free_pair});
+    if (b > 0) p.edges.push_back({base - 3, base, 0, follow});
+  }
+  p.repeats.push_back(group);
+  return p;
+}
+
 }  // namespace dtplan::testing

@@ -18,6 +18,14 @@ solve::Problem two_nodes();
 // 0 + 3 + min(b=0: 2+0+1, b=1: 2+1+0) = 6; a=1,c=0 costs 7; a=1,c=1 costs 9 (2 bytes).
 solve::Problem memory_chain(std::int64_t high);
 
+// `blocks` layers, each a triangle of 2-label nodes whose edges cost 1 where the labels agree (no
+// labelling of a triangle avoids it: every layer costs at least 1, while the LP, at 1/2 on every
+// label, pays 0), node 0 of each layer feeding node 0 of the next at 0 where the labels agree and
+// 2 otherwise; one node outside the layers, a 2-label hub with unary (0, 1), feeds node 1 of every
+// layer at 0 (so the hub is free and takes label 0). The optimum is `blocks`: one labelling
+// repeated in every layer (hub 0, layer nodes 0, 0, 1).
+solve::Problem frustrated_stack(int blocks);
+
 // The exact solver's optimum of `problem` (bound fixing off) with or without its memory rows:
 // the plain search's proven answer, for tests that compare against it.
 solve::Solution plain_optimum(solve::Problem problem, bool with_memory = true);
