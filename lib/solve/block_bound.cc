@@ -1,6 +1,7 @@
 #include "solve/block_bound.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -148,38 +149,78 @@ BlockBound block_bound(const Problem& problem, const EdgeMessages& messages, con
       total += least(r.edge(e));
     }
   }
-  // Parts solved so far, by digest: the problem and what was found of it.
-  std::multimap<std::uint64_t, std::pair<Problem, PartSolution>> solved;
+  // Each node's index within its part.
+  std::vector<NodeIndex> at(problem.nodes.size(), -1);
+  for (const auto& nodes : members) {
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      at[static_cast<std::size_t>(nodes[k])] = static_cast<NodeIndex>(k);
+    }
+  }
+  const std::array<std::vector<double>, 2> no_messages;
+  auto ends = [&](std::size_t e) -> const std::array<std::vector<double>, 2>& {
+    return e < periodic.size() ? periodic[e] : no_messages;
+  };
+  // Parts p and o have one θ' problem where their θ' unaries, their edges' local ends, matrices
+  // and messages agree: found without building either (a digest first, then this comparison).
+  std::map<const double*, std::uint64_t> matrices;  // the problem's own: they outlive the cache
+  auto digest = [&](std::int32_t p) {
+    Digest d;
+    for (NodeIndex v : members[static_cast<std::size_t>(p)]) d.add(r.unary(v));
+    for (std::size_t e : inside[static_cast<std::size_t>(p)]) {
+      const Edge& edge = problem.edges[e];
+      d.add(static_cast<std::uint64_t>(at[static_cast<std::size_t>(edge.from)]) << 32 |
+            static_cast<std::uint32_t>(at[static_cast<std::size_t>(edge.to)]));
+      d.add(matrix_digest(edge.cost_us, matrices));
+      for (const auto& end : ends(e)) d.add(end);
+    }
+    return d.value();
+  };
+  auto same = [&](std::int32_t p, std::int32_t o) {
+    const auto& np = members[static_cast<std::size_t>(p)];
+    const auto& no = members[static_cast<std::size_t>(o)];
+    const auto& ep = inside[static_cast<std::size_t>(p)];
+    const auto& eo = inside[static_cast<std::size_t>(o)];
+    if (np.size() != no.size() || ep.size() != eo.size()) return false;
+    for (std::size_t k = 0; k < np.size(); ++k) {
+      if (r.unary(np[k]) != r.unary(no[k])) return false;
+    }
+    for (std::size_t j = 0; j < ep.size(); ++j) {
+      const Edge& x = problem.edges[ep[j]];
+      const Edge& y = problem.edges[eo[j]];
+      if (at[static_cast<std::size_t>(x.from)] != at[static_cast<std::size_t>(y.from)] ||
+          at[static_cast<std::size_t>(x.to)] != at[static_cast<std::size_t>(y.to)] ||
+          !(x.cost_us == y.cost_us) || ends(ep[j]) != ends(eo[j])) {
+        return false;
+      }
+    }
+    return true;
+  };
+  // Parts solved so far, by digest: the first such part and what was found of it.
+  std::multimap<std::uint64_t, std::pair<std::int32_t, PartSolution>> solved;
   BlockBound out;
   out.labels.assign(problem.nodes.size(), 0);
   bool labelled = true;
-  std::vector<NodeIndex> at(problem.nodes.size(), -1);
   for (std::int32_t p = 0; p < parts; ++p) {
     if (std::chrono::steady_clock::now() > deadline) return {};
-    Problem q;
-    const auto& nodes = members[static_cast<std::size_t>(p)];
-    for (std::size_t k = 0; k < nodes.size(); ++k) {
-      at[static_cast<std::size_t>(nodes[k])] = static_cast<NodeIndex>(k);
-      q.nodes.push_back({"", r.unary(nodes[k])});
-    }
-    std::vector<std::int32_t> slots(nodes.size(), 0);
-    for (std::size_t e : inside[static_cast<std::size_t>(p)]) {
-      const NodeIndex from = at[static_cast<std::size_t>(problem.edges[e].from)];
-      const NodeIndex to = at[static_cast<std::size_t>(problem.edges[e].to)];
-      q.edges.push_back({from, to, slots[static_cast<std::size_t>(to)]++, Matrix(r.edge(e))});
-    }
-    std::map<const double*, std::uint64_t> matrices;  // none shared: every θ' matrix is new
-    const std::uint64_t key = problem_digest(q, matrices);
+    const std::uint64_t key = digest(p);
     const PartSolution* found = nullptr;
     for (auto [it, end] = solved.equal_range(key); it != end && found == nullptr; ++it) {
-      if (it->second.first == q) found = &it->second.second;
+      if (same(p, it->second.first)) found = &it->second.second;
     }
+    const auto& nodes = members[static_cast<std::size_t>(p)];
     if (found != nullptr) {
       ++stats.reused;
     } else {
-      PartSolution s = solve(q);
+      Problem q;
+      for (NodeIndex v : nodes) q.nodes.push_back({"", r.unary(v)});
+      std::vector<std::int32_t> slots(nodes.size(), 0);
+      for (std::size_t e : inside[static_cast<std::size_t>(p)]) {
+        const NodeIndex from = at[static_cast<std::size_t>(problem.edges[e].from)];
+        const NodeIndex to = at[static_cast<std::size_t>(problem.edges[e].to)];
+        q.edges.push_back({from, to, slots[static_cast<std::size_t>(to)]++, Matrix(r.edge(e))});
+      }
       ++stats.solved;
-      found = &solved.emplace(key, std::pair{std::move(q), std::move(s)})->second.second;
+      found = &solved.emplace(key, std::pair{p, solve(q)})->second.second;
     }
     if (!(found->lower_bound_us > kNoBound)) return {};
     total += found->lower_bound_us;

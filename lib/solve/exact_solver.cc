@@ -446,7 +446,7 @@ SolveOptions within_time_left(const SolveOptions& options, const EngineOptions& 
 // much), and offers the parts' labellings put together (and, like the LP's, each layer's copied
 // to all). Where the LP is loose inside each layer, the exact layers settle what windows cannot:
 // LLaMA3-70B, 80 layers, on 8x8x8, `--gap 1e-4`: the LP stalled 0.81% below the plan; five parts
-// solved in 2 s leave 0.004%, where the windows ran to the limit 0.8% short.
+// solved in ~3 s leave 0.004%, where the windows ran to the limit 0.8% short.
 void raise_block_bound(Answer& a, const Problem& problem, const detail::EdgeMessages& messages,
                        const SolveOptions& options, const EngineOptions& eo, SolverStats& stats) {
   const detail::PartSolve solve = [&](const Problem& q) {

@@ -1,5 +1,6 @@
 // The problem digest: names aside, equal problems digest alike, and a change to a unary cost, an
-// edge's ends or matrix, or a memory row's bytes or bounds changes it.
+// edge's ends or matrix, or a memory row's bytes or bounds changes it; the running digest reads
+// bits and order; shared matrices are read once per cache.
 
 #include "solve/problem_digest.h"
 
@@ -7,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "support/solve_examples.h"
 
@@ -37,6 +39,22 @@ TEST_CASE("problem digest: alike problems digest alike, and any change shows") {
   for (const Problem* changed : {&unary, &ends, &matrix, &bytes, &bound}) {
     CHECK(digest_of(*changed) != digest_of(p));
   }
+}
+
+TEST_CASE("problem digest: the running digest reads bits and order") {
+  // -0.0 == 0.0 but their bits differ; a list's length counts (so [1], [] != [], [1]).
+  Digest zero;
+  zero.add(0.0);
+  Digest negative;
+  negative.add(-0.0);
+  CHECK(zero.value() != negative.value());
+  Digest ab;
+  ab.add(std::vector<double>{1});
+  ab.add(std::vector<double>{});
+  Digest ba;
+  ba.add(std::vector<double>{});
+  ba.add(std::vector<double>{1});
+  CHECK(ab.value() != ba.value());
 }
 
 TEST_CASE("problem digest: a shared matrix is digested once per cache") {
