@@ -10,20 +10,12 @@
 #include <vector>
 
 #include "solve/problem_digest.h"
+#include "solve/short_chain.h"
 
 namespace dtplan::solve::detail {
 namespace {
 
 constexpr double kNoBound = -std::numeric_limits<double>::infinity();
-
-// The repeat group with the most blocks (ties: the first), or null.
-const RepeatGroup* longest_group(const Problem& problem) {
-  const RepeatGroup* best = nullptr;
-  for (const RepeatGroup& g : problem.repeats) {
-    if (best == nullptr || g.blocks.size() > best->blocks.size()) best = &g;
-  }
-  return best;
-}
 
 // λ at one end of an edge for a label (empty or non-finite: 0).
 double lambda(const std::vector<double>& end, std::size_t label) {
@@ -86,15 +78,9 @@ EdgeMessages periodic_messages(const Problem& problem, const EdgeMessages& messa
   const RepeatGroup* group = longest_group(problem);
   if (group == nullptr || group->blocks.size() < 3) return out;
   const auto n = static_cast<std::int32_t>(group->blocks.size());
-  std::vector<std::int32_t> block(problem.nodes.size(), -1);
-  std::vector<std::int32_t> position(problem.nodes.size(), -1);
-  for (std::int32_t b = 0; b < n; ++b) {
-    const auto& nodes = group->blocks[static_cast<std::size_t>(b)];
-    for (std::size_t p = 0; p < nodes.size(); ++p) {
-      block[static_cast<std::size_t>(nodes[p])] = b;
-      position[static_cast<std::size_t>(nodes[p])] = static_cast<std::int32_t>(p);
-    }
-  }
+  const BlockPositions positions = block_positions(problem, *group);
+  const std::vector<std::int32_t>& block = positions.block;
+  const std::vector<std::int32_t>& position = positions.position;
   std::map<std::pair<NodeIndex, std::int32_t>, std::size_t> by_slot;  // (to, slot) -> edge
   for (std::size_t e = 0; e < problem.edges.size(); ++e) {
     by_slot.emplace(std::pair{problem.edges[e].to, problem.edges[e].slot}, e);

@@ -9,24 +9,36 @@
 
 namespace dtplan::solve::detail {
 
+const RepeatGroup* longest_group(const Problem& problem) {
+  const RepeatGroup* best = nullptr;
+  for (const RepeatGroup& g : problem.repeats) {
+    if (best == nullptr || g.blocks.size() > best->blocks.size()) best = &g;
+  }
+  return best;
+}
+
+BlockPositions block_positions(const Problem& problem, const RepeatGroup& group) {
+  BlockPositions out{std::vector<std::int32_t>(problem.nodes.size(), -1),
+                     std::vector<std::int32_t>(problem.nodes.size(), -1)};
+  for (std::size_t b = 0; b < group.blocks.size(); ++b) {
+    const auto& members = group.blocks[b];
+    for (std::size_t p = 0; p < members.size(); ++p) {
+      out.block[static_cast<std::size_t>(members[p])] = static_cast<std::int32_t>(b);
+      out.position[static_cast<std::size_t>(members[p])] = static_cast<std::int32_t>(p);
+    }
+  }
+  return out;
+}
+
 std::optional<ShortChain> short_chain(const Problem& problem) {
   if (!problem.pins.empty() || !problem.followers.empty()) return std::nullopt;
-  const RepeatGroup* group = nullptr;
-  for (const RepeatGroup& g : problem.repeats) {
-    if (group == nullptr || g.blocks.size() > group->blocks.size()) group = &g;
-  }
+  const RepeatGroup* group = longest_group(problem);
   if (group == nullptr || group->blocks.size() < 4) return std::nullopt;
   const auto n = static_cast<std::int32_t>(group->blocks.size());
   const std::size_t nodes = problem.nodes.size();
-  std::vector<std::int32_t> block(nodes, -1);
-  std::vector<std::int32_t> position(nodes, -1);
-  for (std::int32_t b = 0; b < n; ++b) {
-    const auto& members = group->blocks[b];
-    for (std::size_t p = 0; p < members.size(); ++p) {
-      block[members[p]] = b;
-      position[members[p]] = static_cast<std::int32_t>(p);
-    }
-  }
+  const BlockPositions positions = block_positions(problem, *group);
+  const std::vector<std::int32_t>& block = positions.block;
+  const std::vector<std::int32_t>& position = positions.position;
   for (const Edge& e : problem.edges) {
     if (block[e.from] >= 0 && block[e.to] >= 0 && std::abs(block[e.from] - block[e.to]) > 1) {
       return std::nullopt;

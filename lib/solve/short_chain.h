@@ -39,6 +39,18 @@ struct ShortChain {
   std::int32_t middle = 0;  // n - 2
 };
 
+// The repeat group with the most blocks (ties: the first), or null: the stack of layers that the
+// short chain shortens and the block bound (block_bound.h) splits.
+const RepeatGroup* longest_group(const Problem& problem);
+
+// Per node of the problem: its block in a repeat group and its position in that block (-1 for
+// both outside the group).
+struct BlockPositions {
+  std::vector<std::int32_t> block;
+  std::vector<std::int32_t> position;
+};
+BlockPositions block_positions(const Problem& problem, const RepeatGroup& group);
+
 // The short chain of the repeat group with the most blocks (ties: the first), or nullopt when it
 // has fewer than 4 blocks, an edge joins blocks that are not neighbours, the problem has pins or
 // followers, or the short problem is not valid (blocks that differ in their edges).
