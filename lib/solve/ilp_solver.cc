@@ -3,16 +3,21 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
+#include <optional>
+#include <sstream>
 #include <string>
 
+#include "core/child_process.h"
 #include "core/units.h"
 #include "solve/evaluate.h"
 
 #if DTPLAN_WITH_CBC
+#include <coin/CbcEventHandler.hpp>
 #include <coin/CbcModel.hpp>
 #include <coin/CbcSolver.hpp>
-#include <coin/CoinPackedMatrix.hpp>
+#include <coin/ClpEventHandler.hpp>
 #include <coin/OsiClpSolverInterface.hpp>
 #endif
 
@@ -23,6 +28,43 @@ namespace {
 
 constexpr std::int64_t kMaxVariables = std::int64_t{1} << 26;
 
+using Clock = std::chrono::steady_clock;
+
+// The error of a solve that the time limit stopped before CBC had a feasible labelling.
+core::Error stopped_early(double time_limit_s, std::string_view where) {
+  return core::Error::unsupported(
+      "ilp: the time limit of " + core::format_fixed(std::min(time_limit_s, 1e8), 3) +
+      " s passed " + std::string(where) + ", before a feasible labelling was found");
+}
+
+// Stops CBC's branch and bound (its nodes, heuristics and cut passes) once the wall-clock
+// deadline has passed; CBC's own seconds limit is checked only between nodes.
+class CbcDeadline final : public CbcEventHandler {
+ public:
+  explicit CbcDeadline(Clock::time_point deadline) : deadline_(deadline) {}
+  CbcAction event(CbcEvent /*event*/) override {
+    return Clock::now() >= deadline_ ? stop : noAction;
+  }
+  [[nodiscard]] CbcEventHandler* clone() const override { return new CbcDeadline(*this); }
+
+ private:
+  Clock::time_point deadline_;
+};
+
+// Stops CLP's simplex after the iteration in which the deadline passes: the root LP of a large
+// formulation alone can take longer than the limit, and CBC does not interrupt it.
+class ClpDeadline final : public ClpEventHandler {
+ public:
+  explicit ClpDeadline(Clock::time_point deadline) : deadline_(deadline) {}
+  int event(Event event) override {
+    return event == endOfIteration && Clock::now() >= deadline_ ? 0 : -1;
+  }
+  [[nodiscard]] ClpEventHandler* clone() const override { return new ClpDeadline(*this); }
+
+ private:
+  Clock::time_point deadline_;
+};
+
 struct Column {
   LabelIndex o = 0;  // consumer label
   LabelIndex j = 0;  // producer label (0 for a node without inputs)
@@ -31,9 +73,10 @@ struct Column {
 
 class IlpBuilder {
  public:
-  explicit IlpBuilder(const Problem& p) : p_(p) {}
+  IlpBuilder(const Problem& p, Clock::time_point deadline) : p_(p), deadline_(deadline) {}
 
-  core::Status build() {
+  // The columns and rows; false once the deadline passes first (read once per node).
+  bool build() {
     const std::size_t n = p_.nodes.size();
     allowed_.resize(n);
     for (std::size_t v = 0; v < n; ++v) {
@@ -57,6 +100,7 @@ class IlpBuilder {
     columns_.resize(n);
     y_.resize(n);
     for (std::size_t v = 0; v < n; ++v) {
+      if (Clock::now() >= deadline_) return false;
       y_[v].resize(allowed_[v].size());
       const std::size_t arity = std::max<std::size_t>(1, args_[v].size());
       columns_[v].resize(arity);
@@ -76,13 +120,16 @@ class IlpBuilder {
         }
       }
       if (static_cast<std::int64_t>(obj.size()) > kMaxVariables) {
-        return core::Error::unsupported("ilp: the formulation needs more than " +
-                                        std::to_string(kMaxVariables) + " variables");
+        too_large_ = true;
+        return false;
       }
     }
     add_rows();
-    return {};
+    return Clock::now() < deadline_;
   }
+
+  // Why build() returned false: the formulation is over kMaxVariables (else the deadline).
+  [[nodiscard]] bool too_large() const { return too_large_; }
 
   // The labels of a CBC solution (the label whose y sums to 1).
   std::vector<LabelIndex> labels(const double* x) const {
@@ -178,6 +225,8 @@ class IlpBuilder {
   }
 
   const Problem& p_;
+  Clock::time_point deadline_;
+  bool too_large_ = false;
   std::vector<std::vector<char>> allowed_;
   std::vector<std::vector<int>> args_;
   std::vector<std::vector<std::vector<Column>>> columns_;  // [v][a]
@@ -186,64 +235,156 @@ class IlpBuilder {
 
 int no_callback(CbcModel* /*model*/, int /*where*/) { return 0; }
 
+// The constraint matrix in CLP's column-major form (a counting sort of the builder's entries by
+// column, linear in their number; CoinPackedMatrix's triplet constructor takes minutes on the
+// millions of entries of a 32-layer model).
+struct ColumnMajor {
+  std::vector<CoinBigIndex> starts;  // cols + 1 offsets into rows and values
+  std::vector<int> rows;
+  std::vector<double> values;
+};
+
+ColumnMajor column_major(const IlpBuilder& b, int cols) {
+  ColumnMajor m;
+  m.starts.assign(static_cast<std::size_t>(cols) + 1, 0);
+  for (int c : b.cols) ++m.starts[static_cast<std::size_t>(c) + 1];
+  for (std::size_t c = 0; c < static_cast<std::size_t>(cols); ++c) m.starts[c + 1] += m.starts[c];
+  std::vector<CoinBigIndex> next(m.starts.begin(), m.starts.end() - 1);
+  m.rows.resize(b.vals.size());
+  m.values.resize(b.vals.size());
+  for (std::size_t k = 0; k < b.vals.size(); ++k) {
+    const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(b.cols[k])]++);
+    m.rows[at] = b.rows[k];
+    m.values[at] = b.vals[k];
+  }
+  return m;
+}
+
+// What CBC found, as the child process that ran it reports it.
+struct CbcOutcome {
+  enum class Kind : std::uint8_t { kSolution, kInfeasible, kNone } kind = Kind::kNone;
+  bool optimal = false;
+  double best_possible = 0;
+  std::vector<LabelIndex> labels;
+};
+
+std::string encode(const CbcOutcome& o) {
+  std::string text = std::to_string(static_cast<int>(o.kind)) + " " + (o.optimal ? "1" : "0");
+  char bound[64];
+  std::snprintf(bound, sizeof bound, " %.17g", o.best_possible);
+  text += bound;
+  for (LabelIndex l : o.labels) text += " " + std::to_string(l);
+  return text;
+}
+
+CbcOutcome decode(const std::string& text) {
+  std::istringstream in(text);
+  CbcOutcome o;
+  int kind = 0, optimal = 0;
+  in >> kind >> optimal >> o.best_possible;
+  o.kind = static_cast<CbcOutcome::Kind>(kind);
+  o.optimal = optimal != 0;
+  for (LabelIndex l = 0; in >> l;) o.labels.push_back(l);
+  return o;
+}
+
+// Loads the formulation into CBC and solves it, stopping its search at `stop_at` (CBC's elapsed
+// seconds limit and the event handlers). Runs in the child process of run_until.
+CbcOutcome run_cbc(const IlpBuilder& b, Clock::time_point stop_at) {
+  const int cols = static_cast<int>(b.obj.size());
+  const int rows = static_cast<int>(b.row_lb.size());
+  const ColumnMajor matrix = column_major(b, cols);
+  const std::vector<double> col_lb(static_cast<std::size_t>(cols), 0.0);
+  const std::vector<double> col_ub(static_cast<std::size_t>(cols), 1.0);
+  OsiClpSolverInterface lp;
+  lp.messageHandler()->setLogLevel(0);
+  lp.loadProblem(cols, rows, matrix.starts.data(), matrix.rows.data(), matrix.values.data(),
+                 col_lb.data(), col_ub.data(), b.obj.data(), b.row_lb.data(), b.row_ub.data());
+  for (int c = 0; c < cols; ++c) lp.setInteger(c);
+  const ClpDeadline lp_deadline(stop_at);
+  lp.getModelPtr()->passInEventHandler(&lp_deadline);
+  CbcModel model(lp);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  const CbcDeadline search_deadline(stop_at);
+  model.passInEventHandler(&search_deadline);
+  CbcSolverUsefulData data;
+  data.noPrinting_ = true;
+  data.useSignalHandler_ = false;
+  CbcMain0(model, data);
+  const double left_s = std::chrono::duration<double>(stop_at - Clock::now()).count();
+  const std::string seconds = core::format_fixed(std::max(left_s, 0.001), 3);
+  const char* argv[] = {"dtplan", "-log",          "0",      "-slog", "0", "-timeMode", "elapsed",
+                        "-sec",   seconds.c_str(), "-solve", "-quit"};
+  CbcMain1(static_cast<int>(std::size(argv)), argv, model, no_callback, data);
+  CbcOutcome out;
+  if (model.bestSolution() != nullptr) {
+    out.kind = CbcOutcome::Kind::kSolution;
+    out.labels = b.labels(model.bestSolution());
+    out.optimal = model.isProvenOptimal();
+    out.best_possible = model.getBestPossibleObjValue();
+  } else if (model.isProvenInfeasible()) {
+    out.kind = CbcOutcome::Kind::kInfeasible;
+  }
+  return out;
+}
+
+// The share of the time left after building that CBC's own search may use; the rest is the
+// margin in which it stops cooperatively and reports its incumbent before the child is killed.
+constexpr double kCbcShare = 0.9;
+
 class IlpSolver final : public Solver {
  public:
   [[nodiscard]] std::string_view name() const override { return "ilp"; }
 
   [[nodiscard]] core::Result<Solution> solve(const Problem& problem,
                                              const SolveOptions& options) const override {
-    const auto start = std::chrono::steady_clock::now();
+    const Clock::time_point start = Clock::now();
     DTPLAN_CHECK(validate(problem));
     if (!(options.time_limit_s >= 0))
       return core::Error::bad_input("solve options: negative time limit");
-    IlpBuilder b(problem);
-    DTPLAN_CHECK(b.build());
-    const int cols = static_cast<int>(b.obj.size());
-    const int rows = static_cast<int>(b.row_lb.size());
-    CoinPackedMatrix matrix(true, b.rows.data(), b.cols.data(), b.vals.data(),
-                            static_cast<CoinBigIndex>(b.vals.size()));
-    matrix.setDimensions(rows, cols);
-    const std::vector<double> col_lb(static_cast<std::size_t>(cols), 0.0);
-    const std::vector<double> col_ub(static_cast<std::size_t>(cols), 1.0);
-    OsiClpSolverInterface lp;
-    lp.messageHandler()->setLogLevel(0);
-    lp.loadProblem(matrix, col_lb.data(), col_ub.data(), b.obj.data(), b.row_lb.data(),
-                   b.row_ub.data());
-    for (int c = 0; c < cols; ++c) lp.setInteger(c);
-    CbcModel model(lp);
-    model.setLogLevel(0);
-    model.messageHandler()->setLogLevel(0);
-    CbcSolverUsefulData data;
-    data.noPrinting_ = true;
-    data.useSignalHandler_ = false;
-    CbcMain0(model, data);
-    const std::string seconds = core::format_fixed(std::min(options.time_limit_s, 1e8), 3);
-    const char* argv[] = {"dtplan", "-log",          "0",      "-slog", "0",
-                          "-sec",   seconds.c_str(), "-solve", "-quit"};
-    CbcMain1(static_cast<int>(std::size(argv)), argv, model, no_callback, data);
-
+    // Wall time from here on, model building included (capped: a limit of 1e300 s means none).
+    const Clock::time_point deadline =
+        start + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(std::min(options.time_limit_s, 1e8)));
+    IlpBuilder b(problem, deadline);
+    if (!b.build()) {
+      if (b.too_large()) {
+        return core::Error::unsupported("ilp: the formulation needs more than " +
+                                        std::to_string(kMaxVariables) + " variables");
+      }
+      return stopped_early(options.time_limit_s, "while building the ILP");
+    }
+    // CBC's presolve and preprocessing cannot be interrupted: it runs in a child process that is
+    // killed at the deadline, and is asked to stop its search a little before it.
+    const Clock::time_point stop_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                         kCbcShare * (deadline - Clock::now()));
+    DTPLAN_TRY(std::optional<std::string> reply,
+               core::run_until(deadline, [&] { return encode(run_cbc(b, stop_at)); }));
+    if (!reply) return stopped_early(options.time_limit_s, "in CBC");
+    const CbcOutcome cbc = decode(*reply);
+    if (cbc.kind == CbcOutcome::Kind::kInfeasible) {
+      return core::Error::unsupported("infeasible: the ILP has no solution (CBC proved it)");
+    }
+    if (cbc.kind != CbcOutcome::Kind::kSolution)
+      return stopped_early(options.time_limit_s, "in CBC");
     Solution out;
     out.stats.input = out.stats.reduced = problem_size(problem);
-    out.stats.ilp_variables = cols;
-    out.stats.ilp_rows = rows;
-    if (model.bestSolution() == nullptr) {
-      if (model.isProvenInfeasible()) {
-        return core::Error::unsupported("infeasible: the ILP has no solution (CBC proved it)");
-      }
-      return core::Error::unsupported("ilp: CBC stopped (time limit " + seconds +
-                                      " s) before finding a feasible labelling");
+    out.stats.ilp_variables = static_cast<std::int64_t>(b.obj.size());
+    out.stats.ilp_rows = static_cast<std::int64_t>(b.row_lb.size());
+    out.labels = cbc.labels;
+    if (out.labels.size() != problem.nodes.size()) {
+      return core::Error::internal("ilp: CBC's child process returned a malformed labelling");
     }
-    out.labels = b.labels(model.bestSolution());
     DTPLAN_TRY(Evaluation ev, evaluate(problem, out.labels));
     if (!ev.feasible()) {
       return core::Error::internal("ilp: CBC's solution violates " + ev.violations[0].message);
     }
     out.objective_us = ev.total_us;
-    out.optimal = model.isProvenOptimal();
-    out.lower_bound_us =
-        out.optimal ? ev.total_us : std::min(ev.total_us, model.getBestPossibleObjValue());
+    out.optimal = cbc.optimal;
+    out.lower_bound_us = out.optimal ? ev.total_us : std::min(ev.total_us, cbc.best_possible);
     if (!out.optimal) out.stats.stop_reason = "time_limit";
-    out.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.time_s = std::chrono::duration<double>(Clock::now() - start).count();
     return out;
   }
 };

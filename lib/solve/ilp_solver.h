@@ -17,7 +17,11 @@
 // instead of AutoParallel's 10000-cost variables fixed to 0. Repeated layers are solved unrolled:
 // AutoParallel's clustering would force all layers to one choice, which is not exact.
 // CBC runs single-threaded with its default search (what PuLP's CBC call does) and prints nothing;
-// the time limit maps to CBC's seconds limit; the lower bound is CBC's best possible objective.
+// the lower bound is CBC's best possible objective. The time limit is wall time from the call,
+// building the formulation included: the builder checks it per node, CBC gets what is left as its
+// elapsed-time limit, and event handlers stop CLP's simplex (per iteration) and CBC's search (per
+// node, heuristic and cut pass) once it has passed, so a solve overruns it by at most one simplex
+// iteration or one CBC event (plus copying the formulation into CBC).
 //
 // Example: problem.h's two-node example has 2 variables for a (no input) and 4 for b's argument;
 // rows: 2 uniqueness + 2 flow; optimum x[a,0,1,0] = x[b,0,1,1] = 1, objective 2.

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -97,6 +98,33 @@ TEST_CASE("ilp: the formulation's size on problem.h's example") {
   CHECK(s->stats.ilp_rows == 4);
   CHECK(s->objective_us == 2);
   CHECK(s->labels == std::vector<LabelIndex>{1, 1});
+}
+
+TEST_CASE("ilp: the time limit is wall time, building and CBC's presolve included") {
+  if (!ilp_available()) return;
+  const auto ilp = make_ilp_solver().value();
+  // A passed limit stops the build before CBC starts.
+  auto none = ilp->solve(testing::two_nodes(), {.time_limit_s = 0});
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().kind == core::ErrorKind::kUnsupported);
+  CHECK(none.error().message ==
+        "ilp: the time limit of 0.000 s passed while building the ILP, before a feasible "
+        "labelling was found");
+  // 32 layers of 300 nodes: CBC's presolve of the root LP alone runs far longer than 1 s and
+  // checks no clock; the solve still ends at the limit (the margin covers a loaded machine).
+  const Problem big = layered_problem({});
+  const auto start = std::chrono::steady_clock::now();
+  auto s = ilp->solve(big, {.time_limit_s = 1});
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(waited < 8);
+  if (s.ok()) {
+    CHECK_FALSE(s->optimal);
+    CHECK(s->stats.stop_reason == "time_limit");
+  } else {
+    CHECK(s.error().kind == core::ErrorKind::kUnsupported);
+    CHECK(s.error().message.find("the time limit of 1.000 s passed") != std::string::npos);
+  }
 }
 
 }  // namespace
