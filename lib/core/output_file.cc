@@ -49,9 +49,13 @@ struct OutputErrors {
   Error bad(int err) const {
     return make(ErrorKind::kBadInput, std::generic_category().message(err));
   }
-  // Writing the output failed (a full disk, a file-size limit, a closed pipe, an I/O error).
+  // Writing the output failed (a full disk, a file-size limit, a closed pipe, an I/O error); a
+  // refusal found only then (renaming over another user's file in a sticky directory) is still
+  // about the path.
   Error failed(int err) const {
-    return make(ErrorKind::kInternal, std::generic_category().message(err));
+    const bool refused = err == EACCES || err == EPERM || err == EROFS;
+    return make(refused ? ErrorKind::kBadInput : ErrorKind::kInternal,
+                std::generic_category().message(err));
   }
 };
 
