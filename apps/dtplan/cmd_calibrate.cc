@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "command.h"
-#include "core/text_file.h"
+#include "core/output_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "cost/calibrate.h"
@@ -55,9 +55,7 @@ core::Result<cost::Calibration> run_calibration(const Options& o) {
   std::string name = o.name.empty() ? base.name + "-calibrated" : o.name;
   DTPLAN_TRY(cost::Calibration cal, cost::calibrate(base, runs, name));
   if (!o.out.empty()) {
-    auto written =
-        core::write_text_file(o.out, cost::hardware_to_json(cal.profile), "hardware profile");
-    if (!written.ok()) return written.error().with_context("--out");
+    DTPLAN_CHECK(core::write_output_file(o.out, cost::hardware_to_json(cal.profile), "--out"));
   }
   return cal;
 }

@@ -30,6 +30,7 @@
 
 #include "collective/collective.h"
 #include "command.h"
+#include "core/output_file.h"
 #include "core/strings.h"
 #include "core/text_table.h"
 #include "core/units.h"
@@ -281,8 +282,8 @@ int run(const Options& o) {
   auto planned = run_plan(o);
   if (!planned.ok()) return report("plan", planned.error());
   if (!o.out.empty()) {
-    auto saved = plan::save_plan_file(planned->plan, o.out);
-    if (!saved.ok()) return report("plan", saved.error().with_context("--out " + o.out));
+    auto saved = core::write_output_file(o.out, plan::plan_to_json(planned->plan), "--out");
+    if (!saved.ok()) return report("plan", saved.error());
   }
   if (o.json) {
     print_json(plan_json(*planned));

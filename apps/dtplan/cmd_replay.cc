@@ -15,7 +15,7 @@
 #include <string>
 
 #include "command.h"
-#include "core/text_file.h"
+#include "core/output_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "output.h"
@@ -182,9 +182,7 @@ void print_table(const replay::ReplaySource& source, const replay::ReplayReport&
 }
 
 core::Status write_out(const std::string& path, const replay::ReplayReport& r) {
-  auto written = core::write_text_file(path, replay::report_to_json(r), "replay results file");
-  if (!written.ok()) return written.error().with_context("--out");
-  return {};
+  return core::write_output_file(path, replay::report_to_json(r), "--out");
 }
 
 // Errors once a backend is open: every process fails alike on bad input (the plan is the same

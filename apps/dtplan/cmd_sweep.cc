@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "command.h"
+#include "core/output_file.h"
 #include "core/strings.h"
-#include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "graph/model_io.h"
@@ -189,11 +189,11 @@ int run(const Options& o) {
   bar.finish();
   if (!result.ok()) return report("sweep", result.error());
   if (!o.csv.empty()) {
-    auto w = core::write_text_file(o.csv, sweep::sweep_csv(*result), "--csv file");
+    auto w = core::write_output_file(o.csv, sweep::sweep_csv(*result), "--csv");
     if (!w.ok()) return report("sweep", w.error());
   }
   if (!o.html.empty()) {
-    auto w = core::write_text_file(o.html, sweep::sweep_html(*result), "--html file");
+    auto w = core::write_output_file(o.html, sweep::sweep_html(*result), "--html");
     if (!w.ok()) return report("sweep", w.error());
   }
   if (o.json) {

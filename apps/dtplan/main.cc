@@ -17,6 +17,7 @@
 
 #include "command.h"
 #include "core/strings.h"
+#include "output.h"
 #include "version.h"
 
 namespace {
@@ -113,6 +114,15 @@ int run(int argc, char** argv) {
   return 2;
 }
 
+// The subcommand the command line names, for errors reported after it ran: the first argument that
+// is not an option ("" when there is none).
+std::string_view named_command(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] != '-') return argv[i];
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,13 +133,14 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+  dtplan::cli::prepare_output();
+  int code = 1;
   try {
-    return run(argc, argv);
+    code = run(argc, argv);
   } catch (const std::bad_alloc&) {
     std::cerr << "dtplan: error: out of memory; reduce the problem size (mesh, shapes, layers)\n";
-    return 1;
   } catch (const std::exception& e) {
     std::cerr << "dtplan: internal error: " << e.what() << "\n";
-    return 1;
   }
+  return dtplan::cli::finish_stdout(named_command(argc, argv), code);
 }

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 
+#include "core/output_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "hardware_arg.h"
@@ -164,8 +165,7 @@ core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineF
   DTPLAN_TRY(sim::TimelineOptions options, timeline_options(plan, flags));
   DTPLAN_TRY(sim::Timeline tl, sim::simulate_step(plan, options));
   if (!flags.trace.empty()) {
-    auto st = sim::write_chrome_trace(tl, flags.trace);
-    if (!st.ok()) return st.error().with_context("--trace");
+    DTPLAN_CHECK(core::write_output_file(flags.trace, sim::chrome_trace_json(tl), "--trace"));
   }
   return tl;
 }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/limits.h"
+#include "core/output_file.h"
 #include "core/strings.h"
 #include "core/text_file.h"
 #include "graph/validate.h"
@@ -429,7 +430,7 @@ Result<Graph> read_graph_file(const std::string& path) {
 }
 
 Status write_graph_file(const Graph& graph, const std::string& path) {
-  return core::write_text_file(path, graph_to_json(graph), "graph file");
+  return core::write_output_file(path, graph_to_json(graph), "graph file");
 }
 
 }  // namespace dtplan::graph

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_io.h"
+#include "core/output_file.h"
 #include "core/text_file.h"
 #include "placement/placement_text.h"
 #include "redist/mesh_context.h"
@@ -306,7 +307,7 @@ core::Result<Plan> load_plan_file(const std::string& path) {
 }
 
 core::Status save_plan_file(const Plan& plan, const std::string& path) {
-  return core::write_text_file(path, plan_to_json(plan), "plan file");
+  return core::write_output_file(path, plan_to_json(plan), "plan file");
 }
 
 }  // namespace dtplan::plan

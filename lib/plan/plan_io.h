@@ -55,7 +55,7 @@ core::Result<Plan> read_plan_json(std::string_view text, std::string_view source
 // Reads a plan file; an unreadable file is kBadInput naming the path.
 core::Result<Plan> load_plan_file(const std::string& path);
 
-// Writes plan_to_json to `path` (whole, or not at all).
+// Writes plan_to_json to `path` by core::write_output_file (whole, or not at all).
 core::Status save_plan_file(const Plan& plan, const std::string& path);
 
 }  // namespace dtplan::plan

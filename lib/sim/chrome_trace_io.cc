@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "core/text_file.h"
+#include "core/output_file.h"
 
 namespace dtplan::sim {
 
@@ -86,7 +86,7 @@ std::string chrome_trace_json(const Timeline& tl) {
 }
 
 core::Status write_chrome_trace(const Timeline& timeline, const std::filesystem::path& path) {
-  return core::write_text_file(path.string(), chrome_trace_json(timeline), "trace file");
+  return core::write_output_file(path.string(), chrome_trace_json(timeline), "trace file");
 }
 
 }  // namespace dtplan::sim

@@ -27,7 +27,7 @@ namespace dtplan::sim {
 // The trace as JSON text, newline-ended.
 std::string chrome_trace_json(const Timeline& timeline);
 
-// Writes chrome_trace_json(timeline) to `path`. Errors (kBadInput) name the file.
+// Writes chrome_trace_json(timeline) to `path` by core::write_output_file; errors name the file.
 core::Status write_chrome_trace(const Timeline& timeline, const std::filesystem::path& path);
 
 }  // namespace dtplan::sim

@@ -27,14 +27,13 @@ std::string temp_path() {
   if (fd >= 0) close(fd);
   return name;
 }
-}  // namespace
 
-CliResult run_cli(const std::string& args) {
+// Runs the shell command `cmd` with stdin empty, capturing its stdout and stderr.
+CliResult capture(const std::string& cmd) {
   std::string out_path = temp_path();
   std::string err_path = temp_path();
-  std::string cmd = std::string("cd '") + DTPLAN_SOURCE_DIR + "' && '" + DTPLAN_EXE + "' " + args +
-                    " </dev/null >'" + out_path + "' 2>'" + err_path + "'";
-  int status = std::system(cmd.c_str());
+  std::string full = cmd + " </dev/null >'" + out_path + "' 2>'" + err_path + "'";
+  int status = std::system(full.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(out_path);
@@ -42,6 +41,19 @@ CliResult run_cli(const std::string& args) {
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
   return r;
+}
+}  // namespace
+
+CliResult run_cli(const std::string& args) {
+  return capture(std::string("cd '") + DTPLAN_SOURCE_DIR + "' && '" + DTPLAN_EXE + "' " + args);
+}
+
+CliResult run_script(const std::string& script) {
+  std::string quoted = "'";
+  for (char c : script) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  quoted += "'";
+  return capture(std::string("cd '") + DTPLAN_SOURCE_DIR + "' && DTPLAN='" + DTPLAN_EXE +
+                 "' sh -c " + quoted);
 }
 
 bool has_subcommand(const std::string& name) {

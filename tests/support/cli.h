@@ -16,6 +16,11 @@ struct CliResult {
 // relative paths such as configs/meshes/8x8.json work and quoting follows the shell.
 CliResult run_cli(const std::string& args);
 
+// Runs `sh -c script` from the source directory with $DTPLAN set to the executable's path, for
+// command lines that redirect dtplan's own streams or set limits first
+// (`ulimit -f 1; exec "$DTPLAN" mesh ... > /dev/full`); the script's exit code, stdout and stderr.
+CliResult run_script(const std::string& script);
+
 // The stdout of `dtplan <args>`, which must exit 0 with nothing on stderr (checked).
 std::string cli_output(const std::string& args);
 

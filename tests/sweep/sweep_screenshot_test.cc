@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/output_file.h"
 #include "core/text_file.h"
 #include "support/mesh_gen.h"
 #include "support/sweep_support.h"
@@ -35,7 +36,7 @@ std::string screenshot(const std::string& chromium, const std::string& dir, cons
                        const std::string& html) {
   const std::string page = dir + "/" + name + ".html";
   const std::string png = dir + "/" + name + ".png";
-  REQUIRE(core::write_text_file(page, html, "page").ok());
+  REQUIRE(core::write_output_file(page, html, "page").ok());
   const std::string cmd = chromium +
                           " --headless --no-sandbox --disable-gpu --hide-scrollbars"
                           " --screenshot='" +
