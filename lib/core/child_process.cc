@@ -10,22 +10,13 @@
 #include <cstring>
 #include <exception>
 
+#include "core/output_file.h"
+
 namespace dtplan::core {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Writes all of `text` to `fd`; false on an error.
-bool write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
 
 // The child's side: one status byte ('+' result, '!' exception message) and the text.
 [[noreturn]] void child_main(int fd, const std::function<std::string()>& work) {
@@ -37,7 +28,7 @@ bool write_all(int fd, std::string_view text) {
   } catch (...) {
     out = "!unknown exception";
   }
-  ::_exit(write_all(fd, out) ? 0 : 1);
+  ::_exit(write_all(fd, out) ? 1 : 0);
 }
 
 // Milliseconds until `deadline` for poll(), at least 0.
