@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <iostream>
 
+#include "core/strings.h"
+
 namespace dtplan::cli {
 
 int report(std::string_view command, const core::Error& error) {
-  std::cerr << "dtplan " << command << ": error: " << error.message << "\n";
+  // One line whatever the message quotes from the input (a name with a newline or an escape).
+  std::cerr << "dtplan " << command << ": error: " << core::escape_controls(error.message) << "\n";
   return core::exit_code(error.kind);
 }
 
