@@ -41,7 +41,7 @@ int check_subcommand(int argc, char** argv) {
     for (const auto& n : names) {
       if (n == arg) return -1;
     }
-    std::cerr << "dtplan: error: unknown command '" << arg << "'.";
+    std::cerr << "dtplan: error: unknown command '" << dtplan::core::escape_controls(arg) << "'.";
     if (auto near = dtplan::core::closest_name(arg, names)) {
       std::cerr << " Did you mean '" << *near << "'?";
     }

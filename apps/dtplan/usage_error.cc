@@ -60,9 +60,9 @@ std::string rephrase(const CLI::ParseError& error) {
     }
     if (text.ends_with(" is required")) return text.substr(0, text.size() - 12) + ": required";
   }
+  // "--x: 1 required TEXT missing"
   if (is<CLI::ArgumentMismatch>(error) && text.starts_with("-") && text.ends_with(" missing")) {
-    return text.substr(0, text.find(": ")) +
-           ": missing its value";  // "--x: 1 required TEXT missing"
+    return text.substr(0, text.find(": ")) + ": missing its value";
   }
   if (is<CLI::ConversionError>(error)) {  // "Could not convert: --x = y"
     const std::string prefix = "Could not convert: ";

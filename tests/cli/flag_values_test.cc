@@ -323,6 +323,9 @@ TEST_CASE("flag values: CLI11's usage errors are one line too") {
   CHECK(cli_failure("", 2) == "dtplan: error: a command is required; 'dtplan --help' lists them\n");
   CHECK(cli_failure("mesh --json=maybe --shape 2", 2).starts_with("dtplan mesh: error: --json"));
   // A control character in an argument is escaped, so the message stays on one line.
+  CHECK(cli_failure("\"$(printf 'me\\nsh')\"", 2) ==
+        "dtplan: error: unknown command 'me<U+000A>sh'. Did you mean 'mesh'? Run 'dtplan --help' "
+        "for the list of commands.\n");
   CHECK(cli_failure("mesh --shape \"$(printf '2\\n2')\"", 2) ==
         "dtplan mesh: error: --shape: '2<U+000A>2' is not an integer\n");
   CHECK(cli_failure("plan --threads \"$(printf '1\\033')\"", 2) ==

@@ -5,13 +5,10 @@
 
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "support/cli.h"
+#include "support/source_files.h"
 
 namespace dtplan::core {
 namespace {
@@ -104,23 +101,14 @@ TEST_CASE("parse_json: no other source parses JSON") {
                                             "from_cbor", "from_msgpack", "from_ubjson",
                                             "from_bson", "_json;",       ">> doc"};
   std::vector<std::string> offenders;
-  int files = 0;
-  for (const char* root : {"lib", "apps"}) {
-    for (const auto& entry :
-         std::filesystem::recursive_directory_iterator(testing::source_path(root))) {
-      const std::string path = entry.path().string();
-      if (!entry.is_regular_file() || !(path.ends_with(".cc") || path.ends_with(".h"))) continue;
-      if (path.ends_with("lib/core/json_io.cc")) continue;  // the parser itself
-      ++files;
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
-      for (const std::string& p : parsers) {
-        if (text.str().find(p) != std::string::npos) offenders.push_back(path + ": " + p);
-      }
+  const std::vector<testing::SourceFile> sources = testing::dtplan_sources();
+  for (const testing::SourceFile& file : sources) {
+    if (file.path == "lib/core/json_io.cc") continue;  // the parser itself
+    for (const std::string& p : parsers) {
+      if (file.text.find(p) != std::string::npos) offenders.push_back(file.path + ": " + p);
     }
   }
-  CHECK(files > 100);
+  CHECK(sources.size() > 100);
   INFO("parse input JSON with core::parse_json (core/json_io.h)");
   CHECK(offenders == std::vector<std::string>{});
 }

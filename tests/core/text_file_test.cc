@@ -6,13 +6,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/limits.h"
-#include "support/cli.h"
+#include "core/strings.h"
+#include "support/source_files.h"
 
 namespace dtplan::core {
 namespace {
@@ -97,27 +96,22 @@ TEST_CASE("text_file: no other source reads files") {
   const std::vector<std::string> readers = {"ifstream", "fread(",   "std::cin", "mmap(",
                                             "getline(", "O_RDONLY", "O_RDWR"};
   std::vector<std::string> offenders;
-  int files = 0;
-  for (const char* root : {"lib", "apps"}) {
-    for (const auto& entry :
-         std::filesystem::recursive_directory_iterator(testing::source_path(root))) {
-      const std::string path = entry.path().string();
-      if (!entry.is_regular_file() || !(path.ends_with(".cc") || path.ends_with(".h"))) continue;
-      if (path.ends_with("lib/core/text_file.cc")) continue;  // the reader itself
-      ++files;
-      std::ifstream in(path);
-      for (std::string line; std::getline(in, line);) {
-        for (const std::string& r : readers) {
-          if (line.find(r) != std::string::npos) offenders.push_back(path + ": " + line);
+  const std::vector<testing::SourceFile> sources = testing::dtplan_sources();
+  for (const testing::SourceFile& file : sources) {
+    if (file.path == "lib/core/text_file.cc") continue;  // the reader itself
+    for (std::string_view line : split(file.text, '\n')) {
+      for (const std::string& r : readers) {
+        if (line.find(r) != std::string_view::npos) {
+          offenders.push_back(file.path + ": " + std::string(line));
         }
-        const std::size_t open = line.find("fopen(");
-        if (open != std::string::npos && line.find("\"r", open) != std::string::npos) {
-          offenders.push_back(path + ": " + line);
-        }
+      }
+      const std::size_t open = line.find("fopen(");
+      if (open != std::string_view::npos && line.find("\"r", open) != std::string_view::npos) {
+        offenders.push_back(file.path + ": " + std::string(line));
       }
     }
   }
-  CHECK(files > 100);
+  CHECK(sources.size() > 100);
   INFO("read input files with core::read_text_file (core/text_file.h)");
   CHECK(offenders == std::vector<std::string>{});
 }
