@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "command.h"
+#include "core/json_io.h"
 #include "core/output_file.h"
+#include "core/strings.h"
+#include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "cost/calibrate.h"
@@ -34,6 +37,7 @@ struct Options {
 };
 
 core::Result<cost::Calibration> run_calibration(const Options& o) {
+  DTPLAN_CHECK(core::check_no_control_chars(o.name, "--name"));  // it prints in tables
   DTPLAN_TRY(cost::HardwareProfile base, load_hardware_arg(o.base, "--base"));
   std::vector<cost::NcclTestsRun> runs;
   for (const std::string& log : o.logs) {
@@ -105,7 +109,8 @@ void print_doc(const Options& o, const cost::Calibration& cal) {
                       {"sources", t.sources}});
   }
   doc["tables"] = tables;
-  doc["profile"] = Json::parse(cost::hardware_to_json(cal.profile));
+  // The profile as --out writes it, read back: dtplan's own output, so it parses.
+  doc["profile"] = core::parse_json(cost::hardware_to_json(cal.profile), "the profile").value();
   print_json(doc);
 }
 

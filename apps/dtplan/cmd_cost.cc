@@ -162,10 +162,12 @@ Action setup_cost(CLI::App& app) {
   app.add_option("--collective", o->collective,
                  "all_reduce | all_gather | reduce_scatter | all_to_all | broadcast | reduce")
       ->required();
-  app.add_option("--ranks", o->ranks, "Group of ranks 0..N-1, laid out node by node");
+  app.add_option("--ranks", o->ranks, "Group of ranks 0..N-1, laid out node by node")
+      ->type_name("INT");
   app.add_option("--group", o->group, "Explicit comma-separated global ranks (irregular groups)");
   app.add_option("--gpus-per-node", o->gpus_per_node,
-                 "GPUs used per node (rank r is on node r / N); default: the profile's");
+                 "GPUs used per node (rank r is on node r / N); default: the profile's")
+      ->type_name("INT");
   app.add_option("--hardware", o->hardware, "Hardware profile name or JSON file")
       ->capture_default_str();
   app.add_option("--sizes", o->sizes, "Size sweep MIN:MAX:xF or MIN:MAX:+STEP (nccl-tests S)")

@@ -30,6 +30,7 @@
 
 #include "collective/collective.h"
 #include "command.h"
+#include "core/limits.h"
 #include "core/output_file.h"
 #include "core/strings.h"
 #include "core/text_table.h"
@@ -38,6 +39,7 @@
 #include "hardware_arg.h"
 #include "mesh/mesh_io.h"
 #include "mesh_arg.h"
+#include "number_arg.h"
 #include "output.h"
 #include "plan/plan.h"
 #include "plan/plan_io.h"
@@ -67,27 +69,24 @@ struct Options {
 core::Result<strategy::ModelPlan> run_plan(const Options& o) {
   if (o.model.empty()) return core::Error::bad_input("--model: required (a model file)");
   if (o.mesh.empty()) return core::Error::bad_input("--mesh: required (a mesh file)");
-  graph::ModelOverrides overrides;
-  if (o.layers) {
-    if (*o.layers < 1) {
-      return core::Error::bad_input("--layers: " + std::to_string(*o.layers) + " is not >= 1");
-    }
-    overrides.layers = *o.layers;
-  }
+  const graph::ModelOverrides overrides{.layers = o.layers};
   strategy::ModelPlanOptions options;
   options.solver = o.solver;
   DTPLAN_TRY(auto solver, solve::make_solver(o.solver));  // unknown names fail before loading
   DTPLAN_TRY(options.cost_model, redist::parse_cost_model(o.cost_model, "--cost-model"));
   if (!o.memory_limit.empty()) {
-    DTPLAN_TRY(options.memory_limit_bytes, core::parse_size(o.memory_limit, "--memory-limit"));
+    DTPLAN_TRY(options.memory_limit_bytes,
+               core::parse_memory_limit(o.memory_limit, "--memory-limit"));
   }
   if (!(o.time_limit_s > 0)) return core::Error::bad_input("--time-limit: must be > 0");
   options.solve.time_limit_s = o.time_limit_s;
   DTPLAN_CHECK(solve::check_relative_gap(o.gap, "--gap"));
   options.solve.relative_gap = o.gap;
-  if (o.threads < 0 || o.threads > 1024) {
-    return core::Error::bad_input("--threads: " + std::to_string(o.threads) +
-                                  " is not in [0, 1024] (0: one per hardware thread)");
+  if (o.threads < 0 || o.threads > core::kMaxThreads) {
+    return core::Error::bad_input("--threads: " + std::to_string(o.threads) + " is not in [0, " +
+                                  std::to_string(core::kMaxThreads) +
+                                  "] (0: one per hardware thread)" +
+                                  core::limit_note("kMaxThreads"));
   }
   const auto hardware_threads = static_cast<std::int32_t>(std::thread::hardware_concurrency());
   options.solve.threads = o.threads > 0 ? o.threads : std::max(1, hardware_threads);
@@ -299,26 +298,27 @@ Action setup_plan(CLI::App& app) {
   auto o = std::make_shared<Options>();
   app.add_option("--model", o->model, "Model file (configs/models/*.json)");
   app.add_option("--mesh", o->mesh, "Mesh file (configs/meshes/*.json)");
-  app.add_option("--layers", o->layers, "Override the model's layer count");
+  add_number_option(app, "--layers", o->layers, "Override the model's layer count");
   app.add_option("--solver", o->solver, "exact (optimal) | greedy (DTensor-style) | ilp (CBC)")
       ->capture_default_str();
   app.add_option("--memory-limit", o->memory_limit,
                  "Per-rank bytes for parameters, gradients, optimizer state and activations, "
-                 "e.g. 80GiB (default: every parameter at its smallest shard)");
+                 "e.g. 80GiB, or none (the default: every parameter at its smallest shard)");
   app.add_option("--hardware", o->hardware,
                  "Hardware profile name or JSON file; default: the mesh file's, else h100-dgx");
   app.add_option("--cost-model", o->cost_model,
                  "Redistribution cost model: nccl | dtensor (PyTorch's)")
       ->capture_default_str();
-  app.add_option("--time-limit", o->time_limit_s, "Solver time limit in seconds")
+  add_number_option(app, "--time-limit", o->time_limit_s, "Solver time limit in seconds")
       ->capture_default_str();
-  app.add_option("--gap", o->gap,
-                 "Exact solver: stop once the plan is proven within this fraction of the optimum, "
-                 "e.g. 1e-4 (0: prove the optimum)")
+  add_number_option(
+      app, "--gap", o->gap,
+      "Exact solver: stop once the plan is proven within this fraction of the optimum, "
+      "e.g. 1e-4 (0: prove the optimum)")
       ->capture_default_str();
-  app.add_option(
-         "--threads", o->threads,
-         "Exact solver threads (0: one per hardware thread); the plan does not depend on it")
+  add_number_option(
+      app, "--threads", o->threads,
+      "Exact solver threads (0: one per hardware thread); the plan does not depend on it")
       ->capture_default_str();
   app.add_option("--bound-fixing", o->bound_fixing,
                  "Exact solver: drop labels an LP bound proves useless first (auto | on | off)")

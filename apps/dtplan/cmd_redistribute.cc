@@ -257,7 +257,8 @@ Action setup_redistribute(CLI::App& app) {
   app.add_option("--hardware", o->hardware,
                  "Hardware profile name or JSON file; default: the mesh file's, else h100-dgx");
   app.add_option("--gpus-per-node", o->gpus_per_node,
-                 "GPUs used per node (rank r is on node r / N); default: the profile's");
+                 "GPUs used per node (rank r is on node r / N); default: the profile's")
+      ->type_name("INT");
   app.add_option("--model", o->model, "Cost model: nccl | dtensor (PyTorch's)")
       ->capture_default_str();
   app.add_flag("--verify", o->verify,

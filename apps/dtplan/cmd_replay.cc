@@ -18,6 +18,7 @@
 #include "core/output_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
+#include "number_arg.h"
 #include "output.h"
 #include "placement/placement.h"
 #include "replay/backends.h"
@@ -231,9 +232,11 @@ Action setup_replay(CLI::App& app) {
       ->required();
   app.add_option("--backend", o->backend, "fake, mpi (under mpirun/srun) or nccl (GPUs)")
       ->capture_default_str();
-  app.add_option("--iters", o->iters, "Timed iterations per collective")->capture_default_str();
-  app.add_option("--warmup", o->warmup, "Untimed warm-up iterations")->capture_default_str();
-  app.add_option("--launches", o->launches, "Back-to-back launches per timed iteration")
+  add_number_option(app, "--iters", o->iters, "Timed iterations per collective")
+      ->capture_default_str();
+  add_number_option(app, "--warmup", o->warmup, "Untimed warm-up iterations")
+      ->capture_default_str();
+  add_number_option(app, "--launches", o->launches, "Back-to-back launches per timed iteration")
       ->capture_default_str();
   app.add_flag("--no-check", o->no_check, "Skip each collective's data check against the fake");
   app.add_flag("--no-verify", o->no_verify,

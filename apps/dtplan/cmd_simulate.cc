@@ -14,12 +14,14 @@
 #include <string>
 
 #include "command.h"
+#include "core/limits.h"
 #include "core/strings.h"
 #include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "hardware_arg.h"
 #include "nccl_format.h"
+#include "number_arg.h"
 #include "output.h"
 #include "plan/plan_io.h"
 #include "plan_text.h"
@@ -44,7 +46,16 @@ struct Options {
 core::Result<sim::SimulateOptions> simulate_options(const Options& o,
                                                     const redist::MeshDescription& mesh) {
   sim::SimulateOptions s;
-  if (o.ranks < 0) return core::Error::bad_input("--ranks: must be positive");
+  if (o.ranks < 0) {
+    return core::Error::bad_input("--ranks: " + std::to_string(o.ranks) +
+                                  " is negative (0, the default: the plan's mesh size)");
+  }
+  if (o.ranks > core::kMaxFakeWorldSize) {
+    return core::Error::unsupported("--ranks: " + std::to_string(o.ranks) +
+                                    " is more than the supported maximum of " +
+                                    std::to_string(core::kMaxFakeWorldSize) + " fake ranks" +
+                                    core::limit_note("kMaxFakeWorldSize"));
+  }
   s.world_size = o.ranks;
   s.data = o.data;
   DTPLAN_TRY(s.verify, verify_options(o.verify_args));
@@ -299,8 +310,8 @@ Action setup_simulate(CLI::App& app) {
   app.add_option("--plan", o->plan,
                  "Plan file: `dtplan redistribute --json` output or a whole-model plan "
                  "(`dtplan plan --out`)");
-  app.add_option("--ranks", o->ranks,
-                 "World size of the fake process group (default: the plan's mesh)");
+  add_number_option(app, "--ranks", o->ranks,
+                    "World size of the fake process group (default: the plan's mesh)");
   app.add_flag("--data", o->data,
                "Also run every redistribution on real data and verify it (wrong elements, "
                "bitwise-equal replicas)");

@@ -11,16 +11,19 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "core/limits.h"
 #include "core/output_file.h"
 #include "core/strings.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "graph/model_io.h"
 #include "hardware_arg.h"
+#include "number_arg.h"
 #include "output.h"
 #include "progress_bar.h"
 #include "solve/solver.h"
@@ -98,10 +101,10 @@ core::Result<Request> read_request(const Options& o) {
     if (s.dims.empty() || s.dims.back() != k) s.dims.push_back(k);
   }
   s.memory_limit_bytes = profile.gpu.hbm_capacity_bytes;
-  if (o.memory_limit == "none") {
-    s.memory_limit_bytes = 0;
-  } else if (!o.memory_limit.empty()) {
-    DTPLAN_TRY(s.memory_limit_bytes, core::parse_size(o.memory_limit, "--memory-limit"));
+  if (!o.memory_limit.empty()) {
+    DTPLAN_TRY(std::optional<std::int64_t> limit,
+               core::parse_memory_limit(o.memory_limit, "--memory-limit"));
+    s.memory_limit_bytes = limit.value_or(0);  // 0: none
   }
   graph::ModelOverrides overrides;
   if (!o.layers.empty()) {
@@ -109,9 +112,11 @@ core::Result<Request> read_request(const Options& o) {
     overrides.layers = layers;
   }
   DTPLAN_TRY(std::int64_t threads, core::parse_int(o.threads, "--threads"));
-  if (threads < 0 || threads > 1024) {
-    return core::Error::bad_input("--threads: " + o.threads +
-                                  " is not in [0, 1024] (0: one per hardware thread)");
+  if (threads < 0 || threads > core::kMaxThreads) {
+    return core::Error::bad_input("--threads: " + std::to_string(threads) + " is not in [0, " +
+                                  std::to_string(core::kMaxThreads) +
+                                  "] (0: one per hardware thread)" +
+                                  core::limit_note("kMaxThreads"));
   }
   r.threads = static_cast<std::int32_t>(threads);
   DTPLAN_TRY(graph::Model model, graph::load_model(o.model, overrides));
@@ -209,23 +214,26 @@ int run(const Options& o) {
 Action setup_sweep(CLI::App& app) {
   auto o = std::make_shared<Options>();
   app.add_option("--model", o->model, "Model file (configs/models/*.json)");
-  app.add_option("--world", o->world, "Ranks to factor into meshes, e.g. 64");
+  app.add_option("--world", o->world, "Ranks to factor into meshes, e.g. 64")->type_name("INT");
   app.add_option("--gpus-per-node", o->gpus_per_node,
-                 "GPUs used per node (rank r is on node r / N); default: the profile's");
+                 "GPUs used per node (rank r is on node r / N); default: the profile's")
+      ->type_name("INT");
   app.add_option("--hardware", o->hardware, "Hardware profile name or JSON file")
       ->capture_default_str();
   app.add_option("--dims", o->dims, "Mesh dim counts to try, each in 1..3")->capture_default_str();
   app.add_option("--memory-limit", o->memory_limit,
                  "Memory per rank, e.g. 80GiB, or none; default: the profile's HBM capacity");
-  app.add_option("--layers", o->layers, "Override the model's layer count");
+  app.add_option("--layers", o->layers, "Override the model's layer count")->type_name("INT");
   app.add_option("--threads", o->threads, "Worker threads (0: one per hardware thread)")
+      ->type_name("INT")
       ->capture_default_str();
-  app.add_option("--time-limit", o->time_limit_s,
-                 "Exact solver time limit per mesh, in seconds (a mesh that reaches it is noted)")
+  add_number_option(
+      app, "--time-limit", o->time_limit_s,
+      "Exact solver time limit per mesh, in seconds (a mesh that reaches it is noted)")
       ->capture_default_str();
-  app.add_option("--gap", o->gap,
-                 "Exact solver: a mesh's plan may stop within this fraction of its optimum "
-                 "(0: prove every optimum)")
+  add_number_option(app, "--gap", o->gap,
+                    "Exact solver: a mesh's plan may stop within this fraction of its optimum "
+                    "(0: prove every optimum)")
       ->capture_default_str();
   app.add_flag("--no-flatten", o->no_flatten,
                "Create no flattened meshes (default: the data-parallel dims and the whole mesh)");

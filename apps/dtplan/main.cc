@@ -18,6 +18,7 @@
 #include "command.h"
 #include "core/strings.h"
 #include "output.h"
+#include "usage_error.h"
 #include "version.h"
 
 namespace {
@@ -41,7 +42,7 @@ int check_subcommand(int argc, char** argv) {
     for (const auto& n : names) {
       if (n == arg) return -1;
     }
-    std::cerr << "dtplan: error: unknown command '" << arg << "'.";
+    std::cerr << "dtplan: error: unknown command '" << dtplan::core::escape_controls(arg) << "'.";
     if (auto near = dtplan::core::closest_name(arg, names)) {
       std::cerr << " Did you mean '" << *near << "'?";
     }
@@ -49,22 +50,6 @@ int check_subcommand(int argc, char** argv) {
     return 2;
   }
   return -1;
-}
-
-// Suggests the closest long option for each unexpected `--flag` of a subcommand.
-void suggest_options(const CLI::App* sub, const std::vector<std::string>& extras) {
-  if (sub == nullptr) return;
-  std::vector<std::string> longs;
-  for (const CLI::Option* opt : sub->get_options()) {
-    for (const auto& n : opt->get_lnames()) longs.push_back("--" + n);
-  }
-  for (const auto& extra : extras) {
-    if (!extra.starts_with("--")) continue;
-    std::string flag = extra.substr(0, extra.find('='));
-    if (auto near = dtplan::core::closest_name(flag, longs)) {
-      std::cerr << "dtplan: did you mean '" << *near << "' instead of '" << flag << "'?\n";
-    }
-  }
 }
 
 int run(int argc, char** argv) {
@@ -92,15 +77,8 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ExtrasError& e) {
-    app.exit(e);
-    for (CLI::App* sub : subs) {
-      if (sub->parsed()) suggest_options(sub, sub->remaining());
-    }
-    return 2;
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
+  } catch (const CLI::ParseError& e) {  // every usage error: one line naming the flag, exit 2
+    return dtplan::cli::report_usage_error(app, e);
   }
 
   auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();

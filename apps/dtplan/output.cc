@@ -11,6 +11,8 @@
 
 #include "core/output_file.h"
 
+#include "core/strings.h"
+
 namespace dtplan::cli {
 
 namespace {
@@ -26,7 +28,8 @@ void write_stdout(std::string_view text) {
 }  // namespace
 
 int report(std::string_view command, const core::Error& error) {
-  std::cerr << "dtplan " << command << ": error: " << error.message << "\n";
+  // One line whatever the message quotes from the input (a name with a newline or an escape).
+  std::cerr << "dtplan " << command << ": error: " << core::escape_controls(error.message) << "\n";
   return core::exit_code(error.kind);
 }
 

@@ -17,7 +17,8 @@ namespace dtplan::cli {
 
 using Json = nlohmann::ordered_json;
 
-// Prints "dtplan <command>: error: <message>" on stderr and returns the exit code of its kind.
+// Prints "dtplan <command>: error: <message>" on stderr, control characters escaped
+// (core::escape_controls), and returns the exit code of its kind.
 int report(std::string_view command, const core::Error& error);
 
 // Prints one JSON document (2-space indent) and a newline on stdout.

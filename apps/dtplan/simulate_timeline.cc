@@ -7,6 +7,7 @@
 #include "core/text_table.h"
 #include "core/units.h"
 #include "hardware_arg.h"
+#include "number_arg.h"
 #include "output.h"
 #include "sim/chrome_trace_io.h"
 
@@ -36,11 +37,11 @@ void add_timeline_flags(CLI::App& app, TimelineFlags& flags) {
   app.add_option("--trace-ranks", flags.trace_ranks,
                  "Representative ranks in the trace: one per class of ranks with equal "
                  "timelines, this many classes (and the critical rank)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->transform(integer_in(1, 1 << 20));
   app.add_option("--prefetch", flags.prefetch,
                  "How many blocks ahead parameter all-gathers may start (FSDP prefetch; -1: "
                  "unbounded)")
-      ->check(CLI::Range(-1, 1 << 20));
+      ->transform(integer_in(-1, 1 << 20));
   app.add_flag("--no-contention", flags.no_contention,
                "Concurrent collectives do not share NIC / NVLink bandwidth");
 }

@@ -1,5 +1,7 @@
 #include "verify_arg.h"
 
+#include "number_arg.h"
+
 namespace dtplan::cli {
 
 void add_verify_flags(CLI::App& app, VerifyArgs& args) {
@@ -7,7 +9,8 @@ void add_verify_flags(CLI::App& app, VerifyArgs& args) {
                  "Verification data: float (random, checked within (C+4)u) or int "
                  "(integer-valued, checked exactly)")
       ->capture_default_str();
-  app.add_option("--seed", args.seed, "Seed of the verification data")->capture_default_str();
+  add_number_option(app, "--seed", args.seed, "Seed of the verification data, in [0, 2^64-1]")
+      ->capture_default_str();
 }
 
 core::Result<sim::VerifyOptions> verify_options(const VerifyArgs& args) {

@@ -1,7 +1,7 @@
 #pragma once
-// JsonReader: checked field access for the *_io.cc readers (only they include nlohmann/json).
-// Every error is kBadInput and reads "<source>: field '<path>': <what>", so a user can find the
-// field in the file:
+// parse_json: the one parser of every JSON document dtplan reads, and JsonReader: checked field
+// access for the *_io.cc readers (only they include nlohmann/json). Every error is kBadInput and
+// reads "<source>: field '<path>': <what>", so a user can find the field in the file:
 //
 //   core::JsonReader r("plan.json");
 //   DTPLAN_TRY(const Json* steps, r.get(doc, "steps", ""));        // "plan.json: field 'steps':
@@ -26,6 +26,17 @@ inline std::string join_path(const std::string& base, std::string_view key) {
 inline std::string index_path(const std::string& base, std::size_t i) {
   return base + "[" + std::to_string(i) + "]";
 }
+
+// Parses the whole of `text` (the contents of `source`) as one JSON document, more strictly than
+// JSON itself: a key given twice in one object (where nlohmann keeps the last silently) and a
+// control character (U+0000-U+001F, U+007F-U+009F) in any key or string (they would break the
+// one-line tables and errors that print names) are errors naming their path. Examples of errors:
+//   "m.json: invalid JSON: parse error at line 1, column 2: syntax error while parsing ..."
+//   "m.json: field 'flatten[0].name': duplicate key 'name' (each key may appear once per object)"
+//   "m.json: field 'names[1]': control character U+0009 in a string (not allowed in input)"
+// @post errors: kBadInput naming `source` (and the field's path where there is one); without a
+// source (an empty one) the message starts with "invalid JSON" or "field".
+Result<nlohmann::ordered_json> parse_json(std::string_view text, std::string_view source);
 
 class JsonReader {
  public:

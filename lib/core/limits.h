@@ -18,12 +18,22 @@
 
 namespace dtplan::core {
 
+// Bytes of one input file (model, mesh, hardware profile, plan, replay results, nccl-tests log):
+// 160 MiB, nine times the largest plan file dtplan writes for its shipped configs (README,
+// Limits), while a file that would take gigabytes to parse is refused before it is read. The
+// environment variable DTPLAN_MAX_INPUT_BYTES replaces it (core/text_file.h). kBadInput.
+inline constexpr std::int64_t kMaxInputBytes = std::int64_t{160} << 20;
+
 // Dims of a DeviceMesh (lib/mesh): `mesh --shape`, mesh files.
 inline constexpr int kMaxMeshDims = 64;
 
 // Ranks of a mesh's rank map and of a process group anywhere (lib/mesh, `cost --ranks`,
 // `cost --group`): 2^22 = 4,194,304.
 inline constexpr std::int64_t kMaxRanks = std::int64_t{1} << 22;
+
+// Ranks of the fake process group (lib/sim), which holds a tensor per rank in one process:
+// `simulate --ranks`, the mesh of a plan simulated or replayed on it. 2^20 = 1,048,576.
+inline constexpr std::int64_t kMaxFakeWorldSize = std::int64_t{1} << 20;
 
 // Mesh dims a tensor's placements may span (placement::TensorSpec, `redistribute --mesh`): the
 // planners keep a bit per mesh dim in 32-bit masks and search over them.
@@ -44,6 +54,9 @@ inline constexpr std::int64_t kMaxModelSize = std::int64_t{1} << 40;
 
 // Points of a size sweep (`cost --sizes MIN:MAX:+STEP`). kBadInput.
 inline constexpr std::size_t kMaxSweepPoints = std::size_t{1} << 16;
+
+// Worker threads a command may be asked for (`plan --threads`, `sweep --threads`). kBadInput.
+inline constexpr std::int64_t kMaxThreads = 1024;
 
 // Nesting depth of a layout's text (`(((4)))`), so that no input can exhaust the stack. kBadInput.
 inline constexpr int kMaxLayoutDepth = 32;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 namespace dtplan::core {
 
@@ -41,8 +42,7 @@ Result<std::int64_t> parse_int(std::string_view text, std::string_view what) {
   std::int64_t value = 0;
   auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (t.empty() || ec == std::errc::invalid_argument || ptr != t.data() + t.size()) {
-    return Error::bad_input(std::string(what) + ": '" + std::string(text) +
-                            "' is not an integer");
+    return Error::bad_input(std::string(what) + ": '" + std::string(text) + "' is not an integer");
   }
   if (ec == std::errc::result_out_of_range) {
     return Error::bad_input(std::string(what) + ": '" + std::string(text) +
@@ -66,8 +66,10 @@ Result<std::vector<std::string>> parse_name_list(std::string_view text, std::str
   for (std::string_view piece : split(text, ',')) {
     std::string_view name = trim(piece);
     if (name.empty()) {
-      return Error::bad_input(std::string(what) + ": empty name in '" + std::string(text) + "'");
+      return Error::bad_input(std::string(what) + ": empty name in '" + escape_controls(text) +
+                              "'");
     }
+    DTPLAN_CHECK(check_no_control_chars(name, what));
     out.emplace_back(name);
   }
   return out;
@@ -115,6 +117,58 @@ std::string format_int_list(std::span<const std::int64_t> values) {
     out += std::to_string(values[i]);
   }
   return out + "]";
+}
+
+namespace {
+
+// The control character starting at text[i] and its length in bytes, or {0, 0}.
+std::pair<char32_t, std::size_t> control_at(std::string_view text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c < 0x20 || c == 0x7f) return {c, 1};
+  if (c == 0xc2 && i + 1 < text.size()) {
+    const auto next = static_cast<unsigned char>(text[i + 1]);
+    if (next >= 0x80 && next <= 0x9f) return {next, 2};
+  }
+  return {0, 0};
+}
+
+}  // namespace
+
+std::optional<char32_t> find_control_char(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (auto [c, n] = control_at(text, i); n > 0) return c;
+  }
+  return std::nullopt;
+}
+
+std::string code_point_name(char32_t c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "U+";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(c >> shift) & 0xf];
+  return out;
+}
+
+std::string escape_controls(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    auto [c, n] = control_at(text, i);
+    if (n == 0) {
+      out += text[i++];
+      continue;
+    }
+    out += "<" + code_point_name(c) + ">";
+    i += n;
+  }
+  return out;
+}
+
+Status check_no_control_chars(std::string_view text, std::string_view what) {
+  if (auto c = find_control_char(text)) {
+    return Error::bad_input(std::string(what) + ": '" + escape_controls(text) +
+                            "' contains the control character " + code_point_name(*c));
+  }
+  return {};
 }
 
 }  // namespace dtplan::core

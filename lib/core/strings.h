@@ -43,4 +43,21 @@ std::optional<std::string> closest_name(std::string_view text,
 // Formats a list of integers as "[1,2,3]".
 std::string format_int_list(std::span<const std::int64_t> values);
 
+// The first control character of UTF-8 `text`: C0 (U+0000-U+001F), DEL (U+007F) or C1
+// (U+0080-U+009F, encoded C2 80-C2 9F), as its code point; nullopt when there is none. Input names
+// and text may not hold them: a newline, tab or escape in a name would break the one-line tables
+// and errors that print it.
+std::optional<char32_t> find_control_char(std::string_view text);
+
+// "U+0009": how messages name a code point.
+std::string code_point_name(char32_t c);
+
+// `text` with every control character of find_control_char written as "<U+XXXX>", so that any text
+// prints on one line: escape_controls("a\tb") == "a<U+0009>b".
+std::string escape_controls(std::string_view text);
+
+// An error (kBadInput) when `text` holds a control character:
+// "--names: 'a<U+0009>b' contains the control character U+0009". Names from flags use it.
+Status check_no_control_chars(std::string_view text, std::string_view what);
+
 }  // namespace dtplan::core

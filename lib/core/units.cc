@@ -66,6 +66,17 @@ Result<std::int64_t> parse_size(std::string_view text, std::string_view what) {
   return checked_mul(number, mult, std::string(what) + " '" + std::string(text) + "'");
 }
 
+Result<std::optional<std::int64_t>> parse_memory_limit(std::string_view text,
+                                                       std::string_view what) {
+  if (trim(text) == "none") return std::optional<std::int64_t>();
+  DTPLAN_TRY(std::int64_t bytes, parse_size(text, what));
+  if (bytes < 1) {
+    return Error::bad_input(std::string(what) + ": '" + std::string(text) +
+                            "' is not a positive size or none");
+  }
+  return std::optional<std::int64_t>(bytes);
+}
+
 Result<std::vector<std::int64_t>> parse_size_range(std::string_view text, std::string_view what) {
   std::vector<std::string_view> parts = split(text, ':');
   if (parts.size() == 1) {

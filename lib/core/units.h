@@ -6,6 +6,7 @@
 // optional "B" for plain bytes ("512B").
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,13 @@ namespace dtplan::core {
 // Example: parse_size("8MiB", "--memory-limit") == 8388608.
 // @post error when the text is not a size, is negative, or overflows int64.
 Result<std::int64_t> parse_size(std::string_view text, std::string_view what);
+
+// A per-rank memory limit (`--memory-limit` of plan and sweep): a positive size, or "none" for no
+// limit (nullopt). Example: parse_memory_limit("80GiB", "--memory-limit") == 85899345920.
+// @post error (kBadInput) when the text is neither, e.g. "0": "--memory-limit: '0' is not a
+// positive size or none".
+Result<std::optional<std::int64_t>> parse_memory_limit(std::string_view text,
+                                                       std::string_view what);
 
 // A geometric size sweep "MIN:MAX:xF" (factor) or "MIN:MAX:+STEP" (increment), both ends
 // included, like nccl-tests -b/-e/-f/-i. A single size is a one-element sweep.

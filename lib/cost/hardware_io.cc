@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/json_io.h"
 #include "core/strings.h"
 #include "core/text_file.h"
 
@@ -14,7 +15,7 @@ namespace dtplan::cost {
 
 namespace {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 using OrderedJson = nlohmann::ordered_json;
 
 // Reads the fields of one JSON object, remembering which keys were used so that unknown keys
@@ -261,12 +262,7 @@ bool is_profile_name(std::string_view name) {
 }  // namespace
 
 core::Result<HardwareProfile> parse_hardware_json(std::string_view text, std::string_view source) {
-  Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e999
-    return core::Error::bad_input(std::string(source) + ": not valid JSON (" + e.what() + ")");
-  }
+  DTPLAN_TRY(const Json doc, core::parse_json(text, source));
   auto r = read_profile(doc);
   if (!r.ok()) return r.error().with_context(source);
   return r;

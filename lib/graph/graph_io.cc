@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "core/json_io.h"
 #include "core/limits.h"
 #include "core/output_file.h"
 #include "core/strings.h"
@@ -17,7 +18,7 @@ namespace {
 using core::Error;
 using core::Result;
 using core::Status;
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 using OJson = nlohmann::ordered_json;
 
 constexpr std::string_view kNodeFields[] = {"name",    "op",    "target",    "inputs",
@@ -382,20 +383,8 @@ OJson node_to_json(const Graph& graph, const Node& node) {
 
 }  // namespace
 
-Error json_syntax_error(std::string_view text) {
-  // Re-parse with exceptions only to recover the position of the syntax error.
-  try {
-    Json ignored = Json::parse(text);
-    (void)ignored;
-  } catch (const Json::exception& e) {  // parse_error, or out_of_range for 1e999
-    return bad(std::string("invalid JSON: ") + e.what());
-  }
-  return bad("invalid JSON");
-}
-
 Result<Graph> parse_graph_json(std::string_view text) {
-  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return json_syntax_error(text);
+  DTPLAN_TRY(Json doc, core::parse_json(text, ""));
   if (!doc.is_object()) return bad("expected a JSON object with a \"graph\" field");
   DTPLAN_CHECK(check_keys(doc, std::array{"name", "comment", "exporter", "graph"}, "model"));
   if (!doc.contains("graph")) return bad("field 'graph': missing");

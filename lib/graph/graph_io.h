@@ -41,8 +41,4 @@ std::string graph_to_json(const Graph& graph);
 core::Result<Graph> read_graph_file(const std::string& path);
 core::Status write_graph_file(const Graph& graph, const std::string& path);
 
-// The error for `text` that is not valid JSON: "invalid JSON: " and the parser's message with the
-// position of the fault. Shared by the JSON loaders.
-core::Error json_syntax_error(std::string_view text);
-
 }  // namespace dtplan::graph

@@ -5,6 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/json_io.h"
 #include "core/strings.h"
 #include "core/text_file.h"
 #include "graph/alias_pass.h"
@@ -18,7 +19,7 @@ namespace {
 
 using core::Error;
 using core::Result;
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 constexpr std::array<std::string_view, 20> kLlama3Fields = {
     "builder",     "name",       "comment",    "dim",         "n_layers",
@@ -36,11 +37,8 @@ std::string json_type(const Json& j) {
   return j.type_name();
 }
 
-Result<Json> parse_json(std::string_view text) {
-  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return json_syntax_error(text);
-  return doc;
-}
+// The document; errors are not prefixed with a file name (callers add it).
+Result<Json> parse_json(std::string_view text) { return core::parse_json(text, ""); }
 
 Result<std::int64_t> get_int(const Json& doc, std::string_view name) {
   const Json& j = doc[std::string(name)];
@@ -173,6 +171,15 @@ Result<Llama3Config> parse_llama3_config(std::string_view json_text) {
 
 Result<Model> parse_model(std::string_view json_text, std::string_view what,
                           const ModelOverrides& overrides) {
+  if (overrides.layers && *overrides.layers < 1) {
+    return bad("--layers: " + std::to_string(*overrides.layers) + " is not >= 1");
+  }
+  if (overrides.layers && *overrides.layers > kMaxLayers) {
+    return Error::unsupported("--layers: " + std::to_string(*overrides.layers) +
+                              " is more than the supported maximum of " +
+                              std::to_string(kMaxLayers) + " layers" +
+                              core::limit_note("kMaxLayers"));
+  }
   auto in_file = [&](Error e) { return e.with_context(what); };
   auto doc = parse_json(json_text);
   if (!doc.ok()) return in_file(doc.error());

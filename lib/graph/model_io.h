@@ -44,7 +44,9 @@ struct Model {
 
 // Parses a model document. `what` names it in errors (the file path). Overrides apply to
 // builder models; on a graph document they are an error (kUnsupported), since its layers are
-// fixed.
+// fixed. The overrides are checked first and their errors name the flag, not the file:
+// "--layers: 5000 is more than the supported maximum of 1024 layers (kMaxLayers in
+// core/limits.h)" (kUnsupported; below 1: kBadInput).
 core::Result<Model> parse_model(std::string_view json_text, std::string_view what,
                                 const ModelOverrides& overrides = {});
 

@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "core/checked.h"
+#include "core/strings.h"
 #include "layout/algebra.h"
 #include "layout/layout_text.h"
 #include "layout/overlap.h"
@@ -16,8 +17,16 @@ using layout::Layout;
 
 namespace {
 
-// PyTorch's init_device_mesh name checks, in its order.
+// PyTorch's init_device_mesh name checks, in its order, after dtplan's own: no control characters
+// (names print in one-line tables and errors).
 core::Status check_names(const std::vector<std::string>& names, std::size_t ndim) {
+  for (const std::string& name : names) {
+    if (auto c = core::find_control_char(name)) {
+      return core::Error::bad_input("mesh_dim_name '" + core::escape_controls(name) +
+                                    "' contains the control character " +
+                                    core::code_point_name(*c));
+    }
+  }
   for (std::size_t i = 0; i < names.size(); ++i) {
     for (std::size_t j = i + 1; j < names.size(); ++j) {
       if (names[i] == names[j]) {

@@ -4,6 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/json_io.h"
 #include "core/strings.h"
 #include "core/text_file.h"
 #include "layout/layout_text.h"
@@ -13,7 +14,7 @@ namespace dtplan::mesh {
 
 namespace {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 const std::vector<std::string> kMeshFields = {"shape", "names", "flatten", "hardware", "ranks"};
 const std::vector<std::string> kFlattenFields = {"dims", "name"};
@@ -107,12 +108,7 @@ nlohmann::ordered_json groups_json(const DeviceMesh& mesh, MeshDim d) {
 
 core::Result<MeshConfig> parse_mesh_config(std::string_view json_text, std::string_view source) {
   FileErrors e{source};
-  Json j;
-  try {
-    j = Json::parse(json_text);
-  } catch (const Json::exception& err) {  // parse_error, or out_of_range for 1e999
-    return core::Error::bad_input(std::string(source) + ": invalid JSON: " + err.what());
-  }
+  DTPLAN_TRY(const Json j, core::parse_json(json_text, source));
   if (!j.is_object()) {
     return core::Error::bad_input(std::string(source) + ": expected a JSON object, got " +
                                   std::string(j.type_name()));

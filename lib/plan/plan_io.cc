@@ -230,15 +230,14 @@ Json plan_json(const Plan& plan) {
 std::string plan_to_json(const Plan& plan) { return plan_json(plan).dump(1) + "\n"; }
 
 bool is_model_plan_json(std::string_view text) {
-  const Json doc = Json::parse(text, nullptr, false);
-  if (!doc.is_object()) return false;
-  auto it = doc.find("format");
-  return it != doc.end() && it->is_string() && it->get<std::string>() == kPlanFormat;
+  const auto doc = core::parse_json(text, "");
+  if (!doc.ok() || !doc->is_object()) return false;
+  auto it = doc->find("format");
+  return it != doc->end() && it->is_string() && it->get<std::string>() == kPlanFormat;
 }
 
 core::Result<Plan> read_plan_json(std::string_view text, std::string_view source) {
-  const Json doc = Json::parse(text, nullptr, false);
-  if (doc.is_discarded()) return core::Error::bad_input(std::string(source) + ": not valid JSON");
+  DTPLAN_TRY(const Json doc, core::parse_json(text, source));
   const JsonReader r(source);
   DTPLAN_TRY(std::string format, string_field(r, doc, "format", ""));
   if (format != kPlanFormat) {

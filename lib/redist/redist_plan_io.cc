@@ -325,10 +325,7 @@ core::Result<RedistPlan> read_plan_body(const core::JsonReader& r, const Json& d
 }
 
 core::Result<RedistPlan> read_plan_json(std::string_view text, std::string_view source) {
-  Json doc = Json::parse(text, nullptr, false);
-  if (doc.is_discarded()) {
-    return core::Error::bad_input(std::string(source) + ": not valid JSON");
-  }
+  DTPLAN_TRY(const Json doc, core::parse_json(text, source));
   core::JsonReader r(source);
   DTPLAN_TRY(const Json* mesh_json, r.get(doc, "mesh", ""));
   DTPLAN_TRY(MeshDescription mesh, read_mesh_description(r, *mesh_json, "mesh"));

@@ -3,6 +3,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/json_io.h"
 #include "core/text_file.h"
 #include "placement/placement_text.h"
 
@@ -276,10 +277,7 @@ std::string report_to_json(const ReplayReport& report) {
 }
 
 core::Result<ReplayReport> read_report_json(std::string_view text, std::string_view source) {
-  const Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    return core::Error::bad_input(std::string(source) + ": not a JSON document");
-  }
+  DTPLAN_TRY(const Json doc, core::parse_json(text, source));
   const Reader r(source);
   ReplayReport report;
   DTPLAN_TRY(report.plan, r.string(doc, "plan", ""));

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_io.h"
 #include "core/text_file.h"
 #include "plan/plan_io.h"
 #include "redist/redist_plan_io.h"
@@ -9,10 +10,7 @@
 namespace dtplan::replay {
 
 core::Result<ReplaySource> read_replay_source(std::string_view text, std::string_view source) {
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) {
-    return core::Error::bad_input(std::string(source) + ": not a JSON document");
-  }
+  DTPLAN_TRY(const nlohmann::ordered_json doc, core::parse_json(text, source));
   if (!doc.is_object()) {
     return core::Error::bad_input(std::string(source) + ": expected a JSON object (a plan)");
   }

@@ -198,10 +198,15 @@ FakeProcessGroup::FakeProcessGroup(FakeProcessGroupOptions options)
     : options_(std::move(options)) {}
 
 core::Result<FakeProcessGroup> FakeProcessGroup::create(FakeProcessGroupOptions options) {
-  if (options.world_size < 1 || options.world_size > kMaxFakeWorldSize) {
-    return core::Error::bad_input("fake process group: world size must be in [1, " +
-                                  std::to_string(kMaxFakeWorldSize) + "], got " +
+  if (options.world_size < 1) {
+    return core::Error::bad_input("fake process group: world size must be >= 1, got " +
                                   std::to_string(options.world_size));
+  }
+  if (options.world_size > kMaxFakeWorldSize) {
+    return core::Error::unsupported(
+        "fake process group: a world of " + std::to_string(options.world_size) +
+        " ranks is more than the supported maximum of " + std::to_string(kMaxFakeWorldSize) +
+        core::limit_note("kMaxFakeWorldSize"));
   }
   if (options.gpus_per_node < 1) {
     return core::Error::bad_input("fake process group: GPUs per node must be >= 1, got " +

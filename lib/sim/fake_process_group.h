@@ -26,6 +26,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/limits.h"
 #include "cost/collective_model.h"
 #include "cost/hardware.h"
 #include "sim/process_group.h"
@@ -45,7 +46,7 @@ enum class OrderPolicy : std::uint8_t {
 };
 
 // The largest world a FakeProcessGroup accepts.
-inline constexpr std::int64_t kMaxFakeWorldSize = 1 << 20;
+inline constexpr std::int64_t kMaxFakeWorldSize = core::kMaxFakeWorldSize;
 
 struct FakeProcessGroupOptions {
   std::int64_t world_size = 0;
@@ -65,8 +66,8 @@ struct GroupPlan {
 
 class FakeProcessGroup final : public ProcessGroup {
  public:
-  // Errors (kBadInput): world_size outside [1, kMaxFakeWorldSize], gpus_per_node < 1, an invalid
-  // profile, or more GPUs per node than the profile's nodes have.
+  // Errors (kBadInput): world_size < 1, gpus_per_node < 1, an invalid profile, or more GPUs per
+  // node than the profile's nodes have; kUnsupported: world_size > kMaxFakeWorldSize.
   static core::Result<FakeProcessGroup> create(FakeProcessGroupOptions options);
 
   [[nodiscard]] std::int64_t world_size() const override { return options_.world_size; }

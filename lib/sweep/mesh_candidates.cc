@@ -3,15 +3,12 @@
 #include <algorithm>
 #include <cassert>
 
+#include "core/limits.h"
 #include "core/strings.h"
 
 namespace dtplan::sweep {
 
 namespace {
-
-// Worlds past this are refused: a device mesh of that many ranks is not built by anyone, and the
-// divisor search below stays trivially fast.
-constexpr std::int64_t kMaxWorld = std::int64_t{1} << 24;
 
 // The divisors of n that are >= 2, ascending.
 std::vector<std::int64_t> divisors_from_two(std::int64_t n) {
@@ -76,10 +73,12 @@ core::Result<std::vector<MeshCandidate>> enumerate_candidates(const CandidateOpt
     return core::Error::bad_input("--world: " + std::to_string(options.world) +
                                   " is not a positive rank count");
   }
-  if (options.world > kMaxWorld) {
-    return core::Error::unsupported("--world: " + std::to_string(options.world) +
-                                    " ranks exceed the largest world swept (" +
-                                    std::to_string(kMaxWorld) + ")");
+  // The limit of every mesh: no mesh of a larger world can be built (and the divisor search
+  // below stays trivially fast).
+  if (options.world > core::kMaxRanks) {
+    return core::Error::unsupported(
+        "--world: " + std::to_string(options.world) + " is more than the supported maximum of " +
+        std::to_string(core::kMaxRanks) + " ranks" + core::limit_note("kMaxRanks"));
   }
   if (options.dims.empty()) return core::Error::bad_input("--dims: no dim count given");
   std::vector<std::int32_t> dims = options.dims;

@@ -1,12 +1,14 @@
 // The malformed-input corpus: every case of tests/data/malformed/cases.tsv (written by generate.py
 // there: truncated JSON, wrong types, negative and huge sizes, unknown ops, placements and fields,
-// duplicate names, non-dividing shapes, bad flags) is fed to the dtplan executable, which must
-// exit with the case's code (2 bad input, 3 unsupported; never 1, never a crash), name the input
-// on stderr, print nothing on stdout, and write nothing to its --out path.
+// duplicate names and keys, control characters, oversize input, non-dividing shapes, bad flags)
+// is fed to the dtplan executable, which must exit with the case's code (2 bad input, 3
+// unsupported; never 1, never a crash), name the input in one line on stderr, print nothing on
+// stdout, and write nothing to its --out path.
 
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -104,6 +106,11 @@ TEST_CASE("malformed inputs: every case exits 2 or 3 naming the input, writing n
     INFO("cases.tsv:" << c.line << ": dtplan " << c.args);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == c.code);
+    // One line in the format of every error: "dtplan <command>: error: <input>: <reason>", or
+    // "dtplan: error: ..." before a command is known.
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK((r.err.starts_with("dtplan " + first_word(c.args) + ": error: ") ||
+           r.err.starts_with("dtplan: error: ")));
     for (const std::string& n : c.needles) {
       INFO("must name: " << n);
       CHECK(r.err.find(n) != std::string::npos);

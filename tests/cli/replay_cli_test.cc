@@ -125,7 +125,8 @@ TEST_CASE("cli replay and calibrate --replay: errors") {
         std::string::npos);
   CHECK(cli_failure("replay --plan " + kPlan + " --compute", 2).find("--backend nccl") !=
         std::string::npos);
-  CHECK(cli_failure("replay --plan README.md", 2).find("not a JSON document") != std::string::npos);
+  CHECK(cli_failure("replay --plan README.md", 2).find("README.md: invalid JSON") !=
+        std::string::npos);
   CHECK(cli_failure("calibrate --replay " + kPlan, 2).find(kPlan + ": field 'plan': missing") !=
         std::string::npos);
   CHECK(cli_failure("calibrate", 2).find("--nccl-tests LOG... and/or --replay RESULT...") !=

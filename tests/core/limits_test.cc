@@ -13,6 +13,7 @@
 #include "placement/local_shape.h"
 #include "placement/placement_text.h"
 #include "placement/tensor_spec.h"
+#include "sim/fake_process_group.h"
 
 namespace dtplan::core {
 namespace {
@@ -28,6 +29,7 @@ TEST_CASE("limits: the modules use the constants of core/limits.h") {
   CHECK(mesh::kMaxRanks == kMaxRanks);
   CHECK(placement::kMaxMeshDims == kMaxPlacementMeshDims);
   CHECK(graph::kMaxLayers == kMaxLayers);
+  CHECK(sim::kMaxFakeWorldSize == kMaxFakeWorldSize);
   CHECK(limit_note("kMaxRanks") == " (kMaxRanks in core/limits.h)");
 }
 

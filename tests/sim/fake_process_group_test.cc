@@ -230,7 +230,13 @@ TEST_CASE("fake process group: errors name the input and change nothing") {
 
 TEST_CASE("fake process group: bad options") {
   CHECK_FALSE(FakeProcessGroup::create({.world_size = 0}).ok());
-  CHECK_FALSE(FakeProcessGroup::create({.world_size = kMaxFakeWorldSize + 1}).ok());
+  // Beyond the limit of core/limits.h: unsupported, naming the limit.
+  auto over = FakeProcessGroup::create({.world_size = kMaxFakeWorldSize + 1});
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.error().kind == core::ErrorKind::kUnsupported);
+  CHECK(over.error().message ==
+        "fake process group: a world of 1048577 ranks is more than the supported maximum of "
+        "1048576 (kMaxFakeWorldSize in core/limits.h)");
   CHECK_FALSE(FakeProcessGroup::create({.world_size = 8, .gpus_per_node = 0}).ok());
   auto too_many = FakeProcessGroup::create(
       {64, 16, DataMode::kData, OrderPolicy::kAuto, testing::profile("h100-dgx")});

@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "core/limits.h"
 #include "support/mesh_gen.h"
 
 namespace dtplan::sweep {
@@ -122,6 +123,14 @@ TEST_CASE("sweep candidates: errors name the flag and the reason") {
         "--world: 7 has no factorization into 2 or 3 dims of size >= 2 (try --dims 1)");
   CHECK(enumerate_candidates({.world = std::int64_t{1} << 40}).error().kind ==
         core::ErrorKind::kUnsupported);
+  // Regression: the sweep had a limit of its own (2^24 ranks) above that of every mesh.
+  CHECK(enumerate_candidates({.world = core::kMaxRanks, .dims = {1}}).ok());
+  auto over = enumerate_candidates({.world = core::kMaxRanks * 2, .dims = {1}});
+  REQUIRE(!over.ok());
+  CHECK(over.error().kind == core::ErrorKind::kUnsupported);
+  CHECK(over.error().message ==
+        "--world: 8388608 is more than the supported maximum of 4194304 ranks (kMaxRanks in "
+        "core/limits.h)");
   CHECK(shapes_of(ok(enumerate_candidates({.world = 1, .dims = {1}}))) == Shapes{{1}});
 }
 

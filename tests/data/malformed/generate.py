@@ -491,6 +491,160 @@ def plan_cases():
     broken_json("plan", commands)
 
 
+# ---- what every JSON reader refuses (core::parse_json): a key given twice, control characters --
+def with_duplicate(text, key_text, again):
+    """text with `again` inserted after the first occurrence of `key_text` (a "key": value)."""
+    at = text.index(key_text) + len(key_text)
+    return text[:at] + ", " + again + text[at:]
+
+
+SMALL_PLAN = "tests/data/replay/small_model_plan.json"
+
+
+def strict_json_cases():
+    mesh = json.dumps(MESH)
+    docs = {
+        # folder, name: (text, needles, commands)
+        ("mesh", "duplicate_key"): (with_duplicate(mesh, '"shape": [2, 4]', '"shape": [2, 2]'),
+                                    ["field 'shape'", "duplicate key 'shape'"], mesh_commands),
+        ("mesh", "duplicate_key_nested"): (
+            '{"shape": [2, 4], "names": ["dp", "tp"], '
+            '"flatten": [{"dims": ["dp", "tp"], "name": "a", "name": "b"}]}',
+            ["field 'flatten[0].name'", "duplicate key 'name'"], mesh_commands),
+        ("mesh", "control_char_name"): (json.dumps({"shape": [2, 4], "names": ["dp", "t\tp"]}),
+                                        ["field 'names[1]'", "U+0009"], mesh_commands),
+        ("mesh", "control_char_key"): (json.dumps({"shape": [2, 4], "na\u001bmes": ["a", "b"]}),
+                                       ["U+001B"], mesh_commands),
+        ("mesh", "control_char_c1"): (json.dumps({"shape": [2, 4], "names": ["dp", "t\u0085p"]}),
+                                      ["field 'names[1]'", "U+0085"], mesh_commands),
+    }
+    h100 = json.dumps(load_h100(), indent=2)
+    docs[("hardware", "duplicate_key")] = (
+        with_duplicate(h100, '"gpus_per_node": 8', '"gpus_per_node": 4'),
+        ["field 'node.gpus_per_node'", "duplicate key"], hardware_commands)
+    doc = load_h100()
+    doc["name"] = "h100\u0007dgx"
+    docs[("hardware", "control_char_name")] = (json.dumps(doc, indent=2),
+                                               ["field 'name'", "U+0007"], hardware_commands)
+    doc = load_h100()
+    doc["notes"].append("a note\nwith a second line")
+    docs[("hardware", "control_char_note")] = (json.dumps(doc, indent=2),
+                                               ["field 'notes[4]'", "U+000A"], hardware_commands)
+
+    def model_commands(path):
+        yield 2, [os.path.basename(path)], (f"plan --model {path} --mesh configs/meshes/8x8.json "
+                                            "--out {OUT}")
+        yield 2, [os.path.basename(path)], f"sweep --model {path} --world 8"
+    with open(os.path.join(ROOT, "configs", "models", "llama3-tiny.json"), encoding="utf-8") as f:
+        tiny = f.read()
+    docs[("model", "duplicate_key")] = (with_duplicate(tiny, '"n_layers": 2', '"n_layers": 3'),
+                                        ["field 'n_layers'", "duplicate key"], model_commands)
+    graph = {"graph": {"nodes": [
+        {"name": "x", "op": "placeholder", "role": "input",
+         "outputs": [{"shape": [4, 8], "dtype": "bf16"}]},
+        {"name": "output", "op": "output", "inputs": ["x"], "outputs": []}]}}
+    text = json.dumps(graph)
+    docs[("model", "graph_duplicate_key")] = (
+        with_duplicate(text, '"op": "output"', '"op": "sum"'),
+        ["field 'graph.nodes[1].op'", "duplicate key 'op'"], model_commands)
+    graph["graph"]["nodes"][0]["name"] = "x\ny"
+    docs[("model", "graph_control_char_name")] = (json.dumps(graph),
+                                                  ["field 'graph.nodes[0].name'", "U+000A"],
+                                                  model_commands)
+
+    def plan_commands(path):
+        yield 2, [os.path.basename(path)], f"simulate --plan {path}"
+        yield 2, [os.path.basename(path)], f"replay --plan {path} --backend fake"
+    with open(os.path.join(ROOT, SMALL_PLAN), encoding="utf-8") as f:
+        plan = f.read()
+    docs[("plan", "duplicate_key")] = (with_duplicate(plan, '"gpus_per_node": 8',
+                                                      '"gpus_per_node": 4'),
+                                       ["field 'mesh.gpus_per_node'", "duplicate key"],
+                                       plan_commands)
+    docs[("plan", "duplicate_key_top")] = ('{"format": "dtplan-plan", "format": "x"}',
+                                           ["field 'format'", "duplicate key"], plan_commands)
+    docs[("plan", "control_char_model")] = (plan.replace('"hand-made"', '"hand\\u001bmade"', 1),
+                                            ["field 'model'", "U+001B"], plan_commands)
+
+    def replay_results_commands(path):
+        yield 2, [os.path.basename(path)], f"calibrate --replay {path} --out {{OUT}}"
+    docs[("plan", "replay_results_duplicate_key")] = (
+        '{"plan": "p.json", "kind": "model", "plan": "q.json"}',
+        ["field 'plan'", "duplicate key"], replay_results_commands)
+    for (folder, name), (text, needles, commands) in sorted(docs.items()):
+        path = write(folder, name + ".json", text)
+        for code, base, args in commands(path):
+            case(code, base + needles, args)
+
+
+# ---- input beyond the size cap (kMaxInputBytes): read up to one byte past it, then refused ---
+def oversize_cases():
+    too_big = ["/dev/zero", "larger than the input limit", "DTPLAN_MAX_INPUT_BYTES"]
+    for args in ["mesh --mesh /dev/zero",
+                 "redistribute --mesh /dev/zero --shape 8,8 --from R,R --to R,R",
+                 "plan --model /dev/zero --mesh configs/meshes/8x8.json --out {OUT}",
+                 "plan --model configs/models/llama3-tiny.json --mesh /dev/zero --out {OUT}",
+                 "cost --collective all_reduce --ranks 8 --hardware /dev/zero",
+                 "simulate --plan /dev/zero",
+                 "replay --plan /dev/zero --backend fake",
+                 "sweep --model /dev/zero --world 8",
+                 "calibrate --nccl-tests /dev/zero --out {OUT}",
+                 "calibrate --replay /dev/zero --out {OUT}"]:
+        case(2, too_big, args)
+
+
+# ---- numeric flags and the limits of core/limits.h (one-line errors naming the flag) ---------
+def numeric_flag_cases():
+    P = "plan --model configs/models/llama3-tiny.json --mesh configs/meshes/8x8.json"
+    S = "sweep --model configs/models/llama3-tiny.json --world 8"
+    SIM = f"simulate --plan {SMALL_PLAN}"
+    N = "calibrate --nccl-tests tests/data/nccl-tests/all_reduce_perf_1x8_h100.log"
+    flags = [
+        (2, ["--threads", "'x' is not an integer"], P + " --threads x --out {OUT}"),
+        (2, ["--threads", "2147483648"], P + " --threads 2147483648 --out {OUT}"),
+        (2, ["--threads"], P + " --threads -5 --out {OUT}"),
+        (2, ["--time-limit", "'abc' is not a number"], P + " --time-limit abc --out {OUT}"),
+        (2, ["--time-limit"], P + " --time-limit 1e999 --out {OUT}"),
+        (2, ["--gap"], P + " --gap x --out {OUT}"),
+        (2, ["--layers", "'1.5' is not an integer"], P + " --layers 1.5 --out {OUT}"),
+        (2, ["--layers"], P + " --layers 99999999999999999999 --out {OUT}"),
+        (2, ["--layers"], P + " --layers 0 --out {OUT}"),
+        (3, ["--layers", "kMaxLayers"], P + " --layers 5000 --out {OUT}"),
+        (2, ["--memory-limit"], P + " --memory-limit 0 --out {OUT}"),
+        (2, ["--memory-limit"], P + " --memory-limit -5 --out {OUT}"),
+        (2, ["--layers"], S + " --layers 99999999999999999999"),
+        (3, ["--layers", "kMaxLayers"], S + " --layers 5000"),
+        (3, ["--world", "kMaxRanks"], "sweep --model configs/models/llama3-tiny.json "
+                                      "--world 8388608"),
+        (2, ["--world"], "sweep --model configs/models/llama3-tiny.json "
+                         "--world 99999999999999999999"),
+        (2, ["--memory-limit"], S + " --memory-limit 0"),
+        (2, ["--threads"], S + " --threads 1.5"),
+        (2, ["--time-limit"], S + " --time-limit abc"),
+        (2, ["--ranks", "'x' is not an integer"], SIM + " --ranks x"),
+        (2, ["--ranks"], SIM + " --ranks -5"),
+        (3, ["--ranks", "kMaxFakeWorldSize"], SIM + " --ranks 2000000"),
+        (2, ["--prefetch", "'x' is not an integer"], SIM + " --prefetch x"),
+        (2, ["--prefetch"], SIM + " --prefetch -2"),
+        (2, ["--trace-ranks"], SIM + " --trace-ranks 0"),
+        (2, ["--seed"], SIM + " --data --seed x"),
+        (2, ["--seed", "18446744073709551615"], SIM + " --data --seed -5"),
+        (2, ["--seed", "18446744073709551615"], SIM + " --data --seed 18446744073709551616"),
+        (2, ["--seed"], "redistribute --mesh 2,2 --names A,B --shape 8,8 --from 'P(sum),R' "
+                        "--to R,R --verify --seed -1"),
+        (2, ["--iters"], f"replay --plan {SMALL_PLAN} --backend fake --iters x"),
+        (2, ["--warmup"], f"replay --plan {SMALL_PLAN} --backend fake --warmup 1.5"),
+        (2, ["--launches"], f"replay --plan {SMALL_PLAN} --backend fake --launches 2147483648"),
+        # names with control characters, from flags
+        (2, ["--names", "U+001B"], "mesh --shape 2,2 --names \"dp,$(printf 'a\\033b')\""),
+        (2, ["--flatten", "U+000A"], "mesh --shape 2,2 --names dp,tp "
+                                     "--flatten \"dp,tp=$(printf 'x\\ny')\""),
+        (2, ["--name", "U+0009"], N + " --name \"$(printf 'a\\tb')\" --out {OUT}"),
+    ]
+    for code, needles, args in flags:
+        case(code, needles, args)
+
+
 def main():
     mesh_cases()
     hardware_cases()
@@ -498,6 +652,9 @@ def main():
     flag_cases()
     model_cases()
     plan_cases()
+    strict_json_cases()
+    oversize_cases()
+    numeric_flag_cases()
     with open(os.path.join(HERE, "cases.tsv"), "w", encoding="utf-8", newline="\n") as f:
         f.write("# Generated by generate.py (see there): CODE<TAB>NEEDLES<TAB>ARGS\n")
         for code, needles, args in cases:
