@@ -18,6 +18,7 @@
 #include "core/output_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
+#include "hardware_arg.h"
 #include "number_arg.h"
 #include "output.h"
 #include "placement/placement.h"
@@ -119,15 +120,15 @@ void print_compute(const replay::ComputeReport& c, std::string& text) {
 }
 
 void print_table(const replay::ReplaySource& source, const replay::ReplayReport& r) {
-  std::string title = "dtplan replay: " + r.plan + " (" +
-                      std::string(replay::plan_kind_name(r.kind)) +
-                      (r.model.empty() ? "" : " " + r.model) + "), backend " + r.backend + ", " +
-                      std::to_string(r.world) + " ranks in " + std::to_string(r.processes) +
-                      " process" + (r.processes == 1 ? "" : "es") + ", launcher " + r.launcher +
-                      "\n# predicted on " + r.hardware + " (" + std::to_string(r.gpus_per_node) +
-                      " GPUs per node); measured: median of " + std::to_string(r.timing.iters) +
-                      " iterations after " + std::to_string(r.timing.warmup_iters) +
-                      " warm-up, slowest process each";
+  std::string title =
+      "dtplan replay: " + r.plan + " (" + std::string(replay::plan_kind_name(r.kind)) +
+      (r.model.empty() ? "" : " " + r.model) + "), backend " + r.backend + ", " +
+      std::to_string(r.world) + " ranks in " + std::to_string(r.processes) + " process" +
+      (r.processes == 1 ? "" : "es") + ", launcher " + r.launcher + "\n# predicted on " +
+      r.hardware + " (" + std::to_string(r.gpus_per_node) + " GPUs per node" +
+      (source.repriced ? "" : "; not re-priced: the profile was not found") +
+      "); measured: median of " + std::to_string(r.timing.iters) + " iterations after " +
+      std::to_string(r.timing.warmup_iters) + " warm-up, slowest process each";
   core::TextTable table({{"collective", "", core::Align::kLeft},
                          {"dims", "", core::Align::kLeft},
                          {"ranks", ""},
@@ -198,7 +199,15 @@ int report_from(const replay::ReplayGroup& pg, const core::Error& error) {
 
 int run_command(const Options& o) {
   if (auto s = check_options(o); !s.ok()) return report("replay", s.error());
-  auto source = replay::load_replay_source(o.plan);
+  // The plan's costs are re-priced from its hardware profile where that loads (as --hardware
+  // finds profiles); a machine without the profile replays with the costs checked for range.
+  const replay::HardwareLookup lookup =
+      [](const std::string& name) -> std::optional<cost::HardwareProfile> {
+    auto profile = load_hardware_arg(name, "the plan's mesh.hardware");
+    if (!profile.ok()) return std::nullopt;
+    return std::move(profile).value();
+  };
+  auto source = replay::load_replay_source(o.plan, lookup);
   if (!source.ok()) return report("replay", source.error());
   auto pg = open_backend(o, *source);
   if (!pg.ok()) return report("replay", pg.error());

@@ -4,7 +4,9 @@
 // what the fake process group ran per group (the NCCL model's algorithm and the reduction order
 // it implies); then totals and warnings. A whole-model plan (`dtplan plan --out`, format
 // dtplan-plan) gives one row per redistribution and totals. With --data every redistribution is
-// also run on real data and verified (wrong elements, bitwise-equal replicas).
+// also run on real data and verified (wrong elements, bitwise-equal replicas). Every plan is
+// checked field by field as it is read and its steps re-priced from the hardware profile it
+// names (plan_check.h, redist_plan_check.h): a figure the profile does not give is refused.
 //
 //   dtplan simulate --plan plan.json [--ranks N] [--data [--values float|int] [--seed N]] [--json]
 
@@ -23,8 +25,10 @@
 #include "nccl_format.h"
 #include "number_arg.h"
 #include "output.h"
+#include "plan/plan_check.h"
 #include "plan/plan_io.h"
 #include "plan_text.h"
+#include "redist/redist_plan_check.h"
 #include "redist/redist_plan_io.h"
 #include "sim/plan_simulation.h"
 #include "simulate_timeline.h"
@@ -113,6 +117,9 @@ int run_redistribution(const Options& o, const std::string& text) {
   if (!plan.ok()) return report("simulate", plan.error());
   auto options = simulate_options(o, plan->mesh);
   if (!options.ok()) return report("simulate", options.error());
+  if (auto s = redist::check_plan_prices(*plan, *options->hardware); !s.ok()) {
+    return report("simulate", s.error().with_context(o.plan));
+  }
   auto sim = sim::simulate_redistribution(*plan, *options);
   if (!sim.ok()) return report("simulate", sim.error());
   std::int64_t collectives = 0;
@@ -199,6 +206,9 @@ int run_model_plan(const Options& o, const std::string& text) {
   if (!plan.ok()) return report("simulate", plan.error());
   auto options = simulate_options(o, plan->mesh);
   if (!options.ok()) return report("simulate", options.error());
+  if (auto s = plan::check_plan_prices(*plan, *options->hardware); !s.ok()) {
+    return report("simulate", s.error().with_context(o.plan));
+  }
   auto sim = sim::simulate_model_plan(*plan, *options);
   if (!sim.ok()) return report("simulate", sim.error());
   auto timeline = run_timeline(*plan, o.timeline);

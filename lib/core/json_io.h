@@ -4,10 +4,10 @@
 // reads "<source>: field '<path>': <what>", so a user can find the field in the file:
 //
 //   core::JsonReader r("plan.json");
-//   DTPLAN_TRY(const Json* steps, r.get(doc, "steps", ""));        // "plan.json: field 'steps':
-//   missing" DTPLAN_TRY(std::int64_t n, r.integer((*steps)[0]["bytes"], "steps[0].bytes"));
+//   DTPLAN_TRY(const Json* steps, r.get(doc, "steps", ""));  // "plan.json: field 'steps': missing"
+//   DTPLAN_TRY(std::int64_t n, r.integer((*steps)[0]["bytes"], "steps[0].bytes"));
 //
-// Paths join with join_path("steps[0]", "bytes") == "steps[0].bytes" (join_path("", k) == k).
+// Paths join with join_path("steps[0]", "bytes") == "steps[0].bytes" (core/field_path.h).
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -15,17 +15,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/field_path.h"
 #include "core/result.h"
 
 namespace dtplan::core {
-
-inline std::string join_path(const std::string& base, std::string_view key) {
-  return base.empty() ? std::string(key) : base + "." + std::string(key);
-}
-
-inline std::string index_path(const std::string& base, std::size_t i) {
-  return base + "[" + std::to_string(i) + "]";
-}
 
 // Parses the whole of `text` (the contents of `source`) as one JSON document, more strictly than
 // JSON itself: a key given twice in one object (where nlohmann keeps the last silently) and a
@@ -45,7 +38,7 @@ class JsonReader {
   explicit JsonReader(std::string_view source) : source_(source) {}
 
   [[nodiscard]] Error error(const std::string& path, const std::string& what) const {
-    return Error::bad_input(std::string(source_) + ": field '" + path + "': " + what);
+    return field_error(path, what).with_context(source_);
   }
 
   // obj[key], where obj sits at `path`.

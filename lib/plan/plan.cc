@@ -3,6 +3,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/field_path.h"
+
 namespace dtplan::plan {
 
 std::string_view phase_name(Phase phase) {
@@ -19,8 +21,12 @@ core::Result<Phase> parse_phase(std::string_view text, std::string_view what) {
 
 namespace {
 
-std::string op_label(const Plan& plan, std::size_t i) {
-  return "ops[" + std::to_string(i) + "] '" + plan.ops[i].name + "'";
+using core::field_error;
+using core::index_path;
+using core::join_path;
+
+std::string op_path(std::size_t i, std::string_view key) {
+  return join_path(index_path("ops", i), key);
 }
 
 core::Status check_ops(const Plan& plan) {
@@ -28,62 +34,64 @@ core::Status check_ops(const Plan& plan) {
   const std::size_t ndim = plan.mesh.shape.size();
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
     const PlanOp& op = plan.ops[i];
-    if (op.name.empty())
-      return core::Error::bad_input("ops[" + std::to_string(i) + "]: empty name");
+    if (op.name.empty()) return field_error(op_path(i, "name"), "empty name");
     if (!names.insert(op.name).second) {
-      return core::Error::bad_input(op_label(plan, i) + ": duplicate op name");
+      return field_error(op_path(i, "name"), "duplicate op name '" + op.name + "'");
     }
     for (std::size_t s = 0; s < op.inputs.size(); ++s) {
       const std::int32_t p = op.inputs[s];
       if (p < 0 || static_cast<std::size_t>(p) >= i) {
-        return core::Error::bad_input(op_label(plan, i) + ": inputs[" + std::to_string(s) +
-                                      "] = " + std::to_string(p) + " is not an earlier op");
+        return field_error(index_path(op_path(i, "inputs"), s),
+                           std::to_string(p) + " is not an earlier op than '" + op.name + "'");
       }
     }
     if (op.placements.size() != ndim) {
-      return core::Error::bad_input(op_label(plan, i) + ": placements has " +
-                                    std::to_string(op.placements.size()) +
-                                    " entries, the mesh has " + std::to_string(ndim) + " dims");
+      return field_error(op_path(i, "placements"), "has " + std::to_string(op.placements.size()) +
+                                                       " entries, the mesh has " +
+                                                       std::to_string(ndim) + " dims");
     }
-    if (op.compute_us < 0)
-      return core::Error::bad_input(op_label(plan, i) + ": negative compute_us");
+    if (op.compute_us < 0) return field_error(op_path(i, "compute_us"), "negative");
   }
   return {};
+}
+
+core::Status check_redistribution(const Plan& plan, std::size_t r) {
+  const PlanRedistribution& rd = plan.redistributions[r];
+  const std::string at = index_path("redistributions", r);
+  const auto n = static_cast<std::int32_t>(plan.ops.size());
+  if (rd.consumer < 0 || rd.consumer >= n) {
+    return field_error(join_path(at, "consumer"), std::to_string(rd.consumer) + " is not an op");
+  }
+  const PlanOp& consumer = plan.ops[static_cast<std::size_t>(rd.consumer)];
+  if (rd.slot < 0 || static_cast<std::size_t>(rd.slot) >= consumer.inputs.size()) {
+    return field_error(join_path(at, "slot"),
+                       std::to_string(rd.slot) + " is not an input of '" + consumer.name + "'");
+  }
+  if (consumer.inputs[static_cast<std::size_t>(rd.slot)] != rd.producer) {
+    // Its consumer, slot or producer, or the consumer's inputs: the redistribution is named.
+    return field_error(
+        at, "producer " + std::to_string(rd.producer) + " does not feed slot " +
+                std::to_string(rd.slot) + " of '" + consumer.name + "' (" +
+                index_path(op_path(static_cast<std::size_t>(rd.consumer), "inputs"),
+                           static_cast<std::size_t>(rd.slot)) +
+                " is " + std::to_string(consumer.inputs[static_cast<std::size_t>(rd.slot)]) + ")");
+  }
+  if (r > 0) {
+    const PlanRedistribution& prev = plan.redistributions[r - 1];
+    if (std::pair(prev.consumer, prev.slot) >= std::pair(rd.consumer, rd.slot)) {
+      return field_error(at, "not in (consumer, slot) order");
+    }
+  }
+  if (rd.plan.mesh != plan.mesh) return field_error(at, "its mesh is not the plan's mesh");
+  return redist::check_plan(rd.plan, at);
 }
 
 }  // namespace
 
 core::Status check_plan(const Plan& plan) {
   DTPLAN_CHECK(check_ops(plan));
-  const auto n = static_cast<std::int32_t>(plan.ops.size());
   for (std::size_t r = 0; r < plan.redistributions.size(); ++r) {
-    const PlanRedistribution& rd = plan.redistributions[r];
-    const std::string label = "redistributions[" + std::to_string(r) + "]";
-    if (rd.consumer < 0 || rd.consumer >= n) {
-      return core::Error::bad_input(label + ": consumer " + std::to_string(rd.consumer) +
-                                    " is not an op");
-    }
-    const PlanOp& consumer = plan.ops[static_cast<std::size_t>(rd.consumer)];
-    if (rd.slot < 0 || static_cast<std::size_t>(rd.slot) >= consumer.inputs.size()) {
-      return core::Error::bad_input(label + ": slot " + std::to_string(rd.slot) +
-                                    " is not an input of '" + consumer.name + "'");
-    }
-    if (consumer.inputs[static_cast<std::size_t>(rd.slot)] != rd.producer) {
-      return core::Error::bad_input(label + ": producer " + std::to_string(rd.producer) +
-                                    " does not feed slot " + std::to_string(rd.slot) + " of '" +
-                                    consumer.name + "'");
-    }
-    if (r > 0) {
-      const PlanRedistribution& prev = plan.redistributions[r - 1];
-      if (std::pair(prev.consumer, prev.slot) >= std::pair(rd.consumer, rd.slot)) {
-        return core::Error::bad_input(label + ": not in (consumer, slot) order");
-      }
-    }
-    if (rd.plan.mesh != plan.mesh) {
-      return core::Error::bad_input(label + ": its mesh is not the plan's mesh");
-    }
-    auto st = redist::check_plan(rd.plan);
-    if (!st.ok()) return st.error().with_context(label);
+    DTPLAN_CHECK(check_redistribution(plan, r));
   }
   return {};
 }

@@ -119,7 +119,9 @@ struct Plan {
 // Checks what readers rely on: unique op names; inputs name earlier ops; placements have one
 // entry per mesh dim; redistributions name a valid consumer, slot and the producer in that slot,
 // come in (consumer, slot) order, carry this plan's mesh, and each passes redist::check_plan.
-// Errors (kBadInput) name the op or redistribution and the field.
+// Errors (kBadInput) name the field at fault by its path in the plan's document
+// (core::field_error: "field 'redistributions[0].producer': ..."). The checks of a plan read back
+// from a file, field by field, are in plan_check.h.
 core::Status check_plan(const Plan& plan);
 
 }  // namespace dtplan::plan

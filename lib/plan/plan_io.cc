@@ -7,7 +7,9 @@
 #include "core/output_file.h"
 #include "core/text_file.h"
 #include "placement/placement_text.h"
+#include "plan/plan_check.h"
 #include "redist/mesh_context.h"
+#include "redist/redist_plan_check.h"
 #include "redist/redist_plan_io.h"
 
 namespace dtplan::plan {
@@ -259,6 +261,9 @@ core::Result<Plan> read_plan_json(std::string_view text, std::string_view source
   DTPLAN_TRY(
       redist::MeshContext ctx,
       r.at(redist::MeshContext::make(built, plan.mesh.gpus_per_node, plan.mesh.hardware), "mesh"));
+  if (auto s = redist::check_mesh_description(plan.mesh, ctx, "mesh"); !s.ok()) {
+    return s.error().with_context(source);
+  }
   DTPLAN_TRY(plan.strategies, int_field(r, doc, "strategies", ""));
   DTPLAN_TRY(plan.solver, read_solver(r, doc));
   DTPLAN_TRY(plan.cost, read_cost(r, doc));
@@ -297,6 +302,7 @@ core::Result<Plan> read_plan_json(std::string_view text, std::string_view source
     plan.redistributions.push_back({consumer, slot, producer, std::move(body)});
   }
   if (auto s = check_plan(plan); !s.ok()) return s.error().with_context(source);
+  if (auto s = check_read_plan(plan); !s.ok()) return s.error().with_context(source);
   return plan;
 }
 

@@ -23,8 +23,10 @@
 //                         "src": ..., "dst": ..., "steps": [...], ...}]}
 //
 // Reading checks every field (errors name the source and the field path, kBadInput), rebuilds
-// the mesh once, and checks the plan (plan::check_plan). is_model_plan_json tells a whole-model
-// plan from a redistribution plan (the "format" field).
+// the mesh once, and checks the plan (plan::check_plan) and every field against the others
+// (plan_check.h). The costs are re-priced from the hardware profile by check_plan_prices
+// (plan_check.h), which the commands call once they have loaded the profile the plan names.
+// is_model_plan_json tells a whole-model plan from a redistribution plan (the "format" field).
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>

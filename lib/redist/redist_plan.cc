@@ -1,5 +1,6 @@
 #include "redist/redist_plan.h"
 
+#include "core/field_path.h"
 #include "core/strings.h"
 #include "layout/layout_text.h"
 #include "mesh/mesh_ops.h"
@@ -100,48 +101,54 @@ core::Result<mesh::DeviceMesh> build_described_mesh(const MeshDescription& d) {
   return *root;
 }
 
-core::Status check_plan(const RedistPlan& plan) {
+core::Status check_plan(const RedistPlan& plan, const std::string& base) {
+  const auto at = [&](std::string_view key) { return core::join_path(base, key); };
+  const auto step_at = [&](std::size_t i) { return core::index_path(at("steps"), i); };
   const std::span<const std::int64_t> sizes = plan.mesh.shape;
   if (plan.src.mesh_ndim() != sizes.size() || plan.dst.mesh_ndim() != sizes.size()) {
-    return core::Error::bad_input("plan: the placements do not have one entry per mesh dim (" +
-                                  std::to_string(sizes.size()) + ")");
+    return core::field_error(
+        plan.src.mesh_ndim() != sizes.size() ? at("src") : at("dst"),
+        "expected one placement per mesh dim (" + std::to_string(sizes.size()) + ")");
   }
   if (plan.src.shape() != plan.dst.shape() || plan.src.dtype() != plan.dst.dtype()) {
-    return core::Error::bad_input("plan: src and dst describe different tensors");
+    return core::field_error(at("dst"), "src and dst describe different tensors");
   }
-  if (!equivalent(plan.start, plan_endpoint(plan.src, sizes), sizes) ||
-      !equivalent(plan.target, plan_endpoint(plan.dst, sizes), sizes)) {
-    return core::Error::bad_input("plan: start or target state does not match src or dst");
+  if (!equivalent(plan.start, plan_endpoint(plan.src, sizes), sizes)) {
+    return core::field_error(at("src"), "the plan's start state does not match it");
+  }
+  if (!equivalent(plan.target, plan_endpoint(plan.dst, sizes), sizes)) {
+    return core::field_error(at("dst"), "the plan's target state does not match it");
   }
   RedistState state = plan.start;
   for (std::size_t i = 0; i < plan.steps.size(); ++i) {
     const PlanStep& s = plan.steps[i];
     auto next = apply_transform(state, s.transform, sizes);
-    if (!next.ok()) return next.error().with_context("plan step " + std::to_string(i));
+    if (!next.ok()) return core::field_error(step_at(i), next.error().message);
     std::int64_t group = 1;
     for (std::int32_t m : s.transform.mesh_dims) group *= sizes[static_cast<std::size_t>(m)];
     if (s.group_size != group) {
-      return core::Error::bad_input("plan step " + std::to_string(i) + ": group_size " +
-                                    std::to_string(s.group_size) + " is not the product of its " +
-                                    "mesh dims' sizes (" + std::to_string(group) + ")");
+      return core::field_error(core::join_path(step_at(i), "group_size"),
+                               std::to_string(s.group_size) +
+                                   " is not the product of its mesh dims' sizes (" +
+                                   std::to_string(group) + ")");
     }
     if (!equivalent(*next, s.state, sizes)) {
-      return core::Error::bad_input("plan step " + std::to_string(i) + ": its state " +
-                                    state_text(s.state) + " is not the state it reaches, " +
-                                    state_text(*next));
+      return core::field_error(step_at(i), "its state " + state_text(s.state) +
+                                               " is not the state it reaches, " +
+                                               state_text(*next));
     }
     state = s.state;
   }
   if (!equivalent(state, plan.target, sizes)) {
-    return core::Error::bad_input("plan: the steps end at " + state_text(state) + ", not at " +
-                                  state_text(plan.target));
+    return core::field_error(at("steps"), "the steps end at " + state_text(state) + ", not at " +
+                                              state_text(plan.target));
   }
   if (count_comms(plan.steps) != plan.comm_counts) {
-    return core::Error::bad_input("plan: comm_counts do not match the steps");
+    return core::field_error(at("comm_counts"), "do not match the steps");
   }
   if (plan_trace(plan.start, plan.steps) != plan.trace) {
-    return core::Error::bad_input("plan: trace '" + plan.trace + "' does not match the steps ('" +
-                                  plan_trace(plan.start, plan.steps) + "')");
+    return core::field_error(at("trace"), "'" + plan.trace + "' does not match the steps ('" +
+                                              plan_trace(plan.start, plan.steps) + "')");
   }
   return {};
 }

@@ -108,7 +108,9 @@ core::Result<mesh::DeviceMesh> build_described_mesh(const MeshDescription& mesh)
 // Checks that a plan is consistent (what reading a plan file relies on): the steps apply in order
 // from `start` (apply_transform), their states are the states reached, the last one is
 // equivalent to `target`, and comm_counts and trace match the steps. Errors (kBadInput) name the
-// step. Costs are not re-derived (they depend on the model).
-core::Status check_plan(const RedistPlan& plan);
+// field at fault under `base`, the plan's path in its document (core::field_error: "field
+// 'steps[1].state': ..."). Bytes and costs are checked against the mesh and the cost model by
+// redist_plan_check.h.
+core::Status check_plan(const RedistPlan& plan, const std::string& base = {});
 
 }  // namespace dtplan::redist

@@ -4,10 +4,12 @@
 #include <limits>
 
 #include "core/json_io.h"
+#include "core/limits.h"
 #include "core/strings.h"
 #include "core/text_file.h"
 #include "placement/placement_text.h"
 #include "redist/mesh_context.h"
+#include "redist/redist_plan_check.h"
 
 namespace dtplan::redist {
 
@@ -35,8 +37,18 @@ using Reader = core::JsonReader;
 using core::index_path;
 using core::join_path;
 
-std::vector<std::int32_t> to_dims(const std::vector<std::int64_t>& v) {
-  return {v.begin(), v.end()};
+// A list of mesh dims at `path`: integers in [0, core::kMaxMeshDims) (whether the mesh has them
+// is checked where the mesh is known).
+core::Result<std::vector<std::int32_t>> read_dims(const Reader& r, const Json& j,
+                                                  const std::string& path) {
+  DTPLAN_TRY(std::vector<std::int64_t> dims, r.ints(j, path));
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 0 || dims[i] >= core::kMaxMeshDims) {
+      return r.error(index_path(path, i),
+                     "mesh dim " + std::to_string(dims[i]) + " does not exist");
+    }
+  }
+  return std::vector<std::int32_t>(dims.begin(), dims.end());
 }
 
 core::Result<RedistState> read_state(const Reader& r, const Json& j, const std::string& path,
@@ -71,13 +83,12 @@ core::Result<PlanStep> read_step(const Reader& r, const Json& j, const std::stri
   DTPLAN_TRY(std::string kind, r.string(*coll, path + ".collective"));
   DTPLAN_TRY(s.transform.kind, r.at(parse_step_kind(kind, "collective"), path + ".collective"));
   DTPLAN_TRY(const Json* dims, r.get(j, "mesh_dims", path));
-  DTPLAN_TRY(std::vector<std::int64_t> dim_list, r.ints(*dims, path + ".mesh_dims"));
-  for (std::int64_t d : dim_list) {
-    if (d < 0 || static_cast<std::size_t>(d) >= ndim) {
+  DTPLAN_TRY(s.transform.mesh_dims, read_dims(r, *dims, path + ".mesh_dims"));
+  for (std::int32_t d : s.transform.mesh_dims) {
+    if (static_cast<std::size_t>(d) >= ndim) {
       return r.error(path + ".mesh_dims", "mesh dim " + std::to_string(d) + " does not exist");
     }
   }
-  s.transform.mesh_dims = to_dims(dim_list);
   DTPLAN_TRY(const Json* flat, r.get(j, "flattened_mesh", path));
   if (!flat->is_null()) {
     DTPLAN_TRY(s.transform.flattened_mesh, r.string(*flat, path + ".flattened_mesh"));
@@ -99,7 +110,8 @@ core::Result<PlanStep> read_step(const Reader& r, const Json& j, const std::stri
   DTPLAN_TRY(s.bytes, r.integer(*bytes, path + ".bytes"));
   DTPLAN_TRY(const Json* cost_us, r.get(j, "cost_us", path));
   DTPLAN_TRY(s.cost_us, r.number(*cost_us, path + ".cost_us"));
-  if (s.bytes < 0 || !(s.cost_us >= 0)) return r.error(path, "bytes and cost_us must be >= 0");
+  if (s.bytes < 0) return r.error(path + ".bytes", "must be >= 0");
+  if (!(s.cost_us >= 0)) return r.error(path + ".cost_us", "must be >= 0");
   DTPLAN_TRY(const Json* algo, r.get(j, "algorithm", path));
   DTPLAN_TRY(s.algorithm, by_name(r, *algo, path + ".algorithm", cost::Algorithm::kNone,
                                   cost::Algorithm::kNone, &cost::algorithm_name));
@@ -162,8 +174,7 @@ core::Result<MeshDescription> read_mesh_description(const core::JsonReader& r, c
     DTPLAN_TRY(const Json* name, r.get((*flats)[i], "name", path));
     DTPLAN_TRY(f.name, r.string(*name, path + ".name"));
     DTPLAN_TRY(const Json* dims, r.get((*flats)[i], "mesh_dims", path));
-    DTPLAN_TRY(std::vector<std::int64_t> dim_list, r.ints(*dims, path + ".mesh_dims"));
-    f.mesh_dims = to_dims(dim_list);
+    DTPLAN_TRY(f.mesh_dims, read_dims(r, *dims, path + ".mesh_dims"));
     DTPLAN_TRY(const Json* layout, r.get((*flats)[i], "layout", path));
     DTPLAN_TRY(f.layout, r.string(*layout, path + ".layout"));
     d.flattened.push_back(std::move(f));
@@ -189,8 +200,7 @@ core::Result<Warning> read_warning(const core::JsonReader& r, const Json& w,
   DTPLAN_TRY(out.reason,
              r.at(parse_warning_reason(reason_text, "reason"), join_path(path, "reason")));
   DTPLAN_TRY(const Json* dims, r.get(w, "mesh_dims", path));
-  DTPLAN_TRY(std::vector<std::int64_t> dim_list, r.ints(*dims, join_path(path, "mesh_dims")));
-  out.mesh_dims = to_dims(dim_list);
+  DTPLAN_TRY(out.mesh_dims, read_dims(r, *dims, join_path(path, "mesh_dims")));
   DTPLAN_TRY(const Json* message, r.get(w, "message", path));
   DTPLAN_TRY(out.message, r.string(*message, join_path(path, "message")));
   return out;
@@ -252,6 +262,9 @@ core::Result<RedistPlan> read_plan_body(const core::JsonReader& r, const Json& d
   DTPLAN_TRY(std::string dtype_text, r.string(*dtype_json, path_of("tensor.dtype")));
   DTPLAN_TRY(core::DType dtype,
              r.at(core::parse_dtype(dtype_text, "dtype"), path_of("tensor.dtype")));
+  if (auto s = check_tensor_shape(shape, dtype, mesh.shape, path_of("tensor.shape")); !s.ok()) {
+    return s.error().with_context(r.source());
+  }
   DTPLAN_TRY(placement::TensorSpec src, read_spec(r, doc, "src", shape, dtype, mesh.shape, base));
   DTPLAN_TRY(placement::TensorSpec dst, read_spec(r, doc, "dst", shape, dtype, mesh.shape, base));
   DTPLAN_TRY(const Json* planner, r.get(doc, "planner", base));
@@ -289,9 +302,8 @@ core::Result<RedistPlan> read_plan_body(const core::JsonReader& r, const Json& d
       std::uint32_t mask = 0;
       for (std::int32_t m : s.transform.mesh_dims) mask |= std::uint32_t{1} << m;
       if (!ctx.flattens(ctx.flattened_index(s.transform.flattened_mesh), mask)) {
-        return r.error(path + ".flattened_mesh", "the mesh has no flattened mesh '" +
-                                                     s.transform.flattened_mesh +
-                                                     "' over these mesh dims");
+        return r.error(path, "the mesh has no flattened mesh '" + s.transform.flattened_mesh +
+                                 "' over its mesh dims");
       }
     }
     plan.steps.push_back(std::move(s));
@@ -317,10 +329,8 @@ core::Result<RedistPlan> read_plan_body(const core::JsonReader& r, const Json& d
   }
   DTPLAN_TRY(const Json* trace, r.get(doc, "trace", base));
   DTPLAN_TRY(plan.trace, r.string(*trace, path_of("trace")));
-  if (auto s = check_plan(plan); !s.ok()) {
-    return s.error().with_context(base.empty() ? std::string(r.source())
-                                               : std::string(r.source()) + ": " + base);
-  }
+  if (auto s = check_plan(plan, base); !s.ok()) return s.error().with_context(r.source());
+  if (auto s = check_read_plan(plan, ctx, base); !s.ok()) return s.error().with_context(r.source());
   return plan;
 }
 
@@ -332,6 +342,9 @@ core::Result<RedistPlan> read_plan_json(std::string_view text, std::string_view 
   DTPLAN_TRY(mesh::DeviceMesh built, r.at(build_described_mesh(mesh), "mesh"));
   DTPLAN_TRY(MeshContext ctx,
              r.at(MeshContext::make(built, mesh.gpus_per_node, mesh.hardware), "mesh"));
+  if (auto s = check_mesh_description(mesh, ctx, "mesh"); !s.ok()) {
+    return s.error().with_context(source);
+  }
   return read_plan_body(r, doc, "", mesh, ctx);
 }
 

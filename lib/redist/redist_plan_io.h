@@ -20,7 +20,10 @@
 // "names" is null without dim names, "flattened_mesh", "algorithm" and "protocol" are null when
 // there is none. Reading checks every field (errors name the source and the field path, kBadInput),
 // rebuilds the mesh (build_described_mesh), checks that flattened steps name a flattened mesh over
-// their dims, and checks the plan (check_plan).
+// their dims, and checks the plan (check_plan) and every field against the others
+// (redist_plan_check.h: the mesh description, bytes, group sizes, costs, totals). The costs are
+// re-priced from the hardware profile by check_plan_prices (redist_plan_check.h), which the
+// commands call once they have loaded the profile the plan names.
 
 #include <string>
 #include <string_view>

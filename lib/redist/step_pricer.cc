@@ -124,10 +124,8 @@ core::Result<PricedQuery> StepPricer::price(const StepQuery& query) {
 
 std::int64_t to_ps(double us) {
   if (!(us > 0)) return 0;
-  // Capped at 2^52 ps (about 75 minutes) so that sums over any plan stay exact in int64.
-  constexpr std::int64_t kCap = std::int64_t{1} << 52;
   const double ps = std::round(us * 1e6);
-  return ps >= static_cast<double>(kCap) ? kCap : static_cast<std::int64_t>(ps);
+  return ps >= static_cast<double>(kMaxCostPs) ? kMaxCostPs : static_cast<std::int64_t>(ps);
 }
 
 }  // namespace dtplan::redist

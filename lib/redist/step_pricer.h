@@ -75,7 +75,12 @@ class StepPricer {
   FlatMap<StepQuery, PricedQuery, Hash> memo_{10};
 };
 
-// Rounds a model's microseconds to integer picoseconds (negative and NaN become 0).
+// The most a step may cost, in picoseconds (about 75 minutes): to_ps caps there so that sums
+// over any plan stay exact in int64, and a plan read back may not hold more.
+inline constexpr std::int64_t kMaxCostPs = std::int64_t{1} << 52;
+
+// Rounds a model's microseconds to integer picoseconds (negative and NaN become 0, beyond
+// kMaxCostPs: kMaxCostPs).
 std::int64_t to_ps(double us);
 
 }  // namespace dtplan::redist

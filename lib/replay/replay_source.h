@@ -36,6 +36,9 @@ struct ReplaySource {
   redist::MeshDescription mesh;
   std::vector<ReplayRedistribution> redistributions;  // in plan order
   std::vector<plan::PlanOp> ops;                      // model plans only
+  // The steps' costs were re-priced from the hardware profile the plan names (replay_source_io.h);
+  // false where that profile was not at hand and the costs were checked for range only.
+  bool repriced = false;
   bool operator==(const ReplaySource&) const = default;
 };
 

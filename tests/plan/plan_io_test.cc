@@ -107,7 +107,8 @@ TEST_CASE("plan io: errors name the field") {
   {
     Json j = good;
     j["redistributions"][0]["producer"] = 1;
-    CHECK(read_error(j).find("plan.json: redistributions[0]: producer 1 does not feed slot 0") !=
+    CHECK(read_error(j).find(
+              "plan.json: field 'redistributions[0]': producer 1 does not feed slot 0") !=
           std::string::npos);
   }
   {

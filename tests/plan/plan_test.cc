@@ -36,42 +36,42 @@ TEST_CASE("plan: check_plan names what is wrong") {
   {
     Plan p = good;
     p.ops[3].name = "x";
-    CHECK(check_error(p).find("ops[3] 'x': duplicate op name") != std::string::npos);
+    CHECK(check_error(p).find("field 'ops[3].name': duplicate op name 'x'") != std::string::npos);
   }
   {
     Plan p = good;
     p.ops[2].inputs[1] = 2;
-    CHECK(check_error(p).find("ops[2] 'y': inputs[1] = 2 is not an earlier op") !=
+    CHECK(check_error(p).find("field 'ops[2].inputs[1]': 2 is not an earlier op than 'y'") !=
           std::string::npos);
   }
   {
     Plan p = good;
     p.ops[1].placements.pop_back();
-    CHECK(check_error(p).find("ops[1] 'w': placements has 2 entries, the mesh has 3 dims") !=
+    CHECK(check_error(p).find("field 'ops[1].placements': has 2 entries, the mesh has 3 dims") !=
           std::string::npos);
   }
   {
     Plan p = good;
     p.redistributions[0].producer = 1;
-    CHECK(check_error(p).find("redistributions[0]: producer 1 does not feed slot 0 of 'y'") !=
-          std::string::npos);
+    CHECK(check_error(p).find("field 'redistributions[0]': producer 1 does not feed slot 0 of 'y' "
+                              "(ops[2].inputs[0] is 0)") != std::string::npos);
   }
   {
     Plan p = good;
     p.redistributions[1].slot = 2;
-    CHECK(check_error(p).find("redistributions[1]: slot 2 is not an input of 'z'") !=
+    CHECK(check_error(p).find("field 'redistributions[1].slot': 2 is not an input of 'z'") !=
           std::string::npos);
   }
   {
     Plan p = good;
     std::swap(p.redistributions[0], p.redistributions[1]);
-    CHECK(check_error(p).find("redistributions[1]: not in (consumer, slot) order") !=
+    CHECK(check_error(p).find("field 'redistributions[1]': not in (consumer, slot) order") !=
           std::string::npos);
   }
   {
     Plan p = good;
     p.redistributions[0].plan.mesh.gpus_per_node = 4;
-    CHECK(check_error(p).find("redistributions[0]: its mesh is not the plan's mesh") !=
+    CHECK(check_error(p).find("field 'redistributions[0]': its mesh is not the plan's mesh") !=
           std::string::npos);
   }
   {
