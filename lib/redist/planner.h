@@ -19,7 +19,9 @@
 // total (integer ps) is <= the greedy plan's total after its merge pass and <= the greedy plan's
 // total without it. By construction: every greedy step is a search move at the same price (greedy
 // plans remove only innermost splits and append new ones, see greedy_planner.h), and every merged
-// step is a flattened search move from the same state.
+// step is a flattened search move from the same state (the steps that move nothing, which the
+// merge pass runs after it, are search moves from their new states at the same price). The
+// min-cost plan with merging is also <= its plan without: the search only gains moves.
 //
 // Plans are cached by (mesh fingerprint with its flattened meshes, src spec, dst spec, planner,
 // model, merge flag). Warnings of a plan go to the sink each time the plan is returned; the sink

@@ -14,9 +14,11 @@
 //
 //   dtplan_soak --dtplan build/rel/apps/dtplan --cases 10000 [--seed 1] [--jobs 2]
 //
-// Prints "soak: N cases, X verified, Y refused (exit 2/3), F failures" (verified: some planner
-// planned and verified the case; refused: every planner refused it), and for each failure, in
-// case order, the reason and the exact command line. Exit status 0 iff no failure.
+// Prints, for each failure in case order, the reason and the exact command line; then how often
+// the properties were put to the test ("soak: P plans verified, D with replicas that differ
+// bitwise, M greedy merges priced above their unmerged plan") and the summary "soak: N cases,
+// X verified, Y refused (exit 2/3), F failures" (verified: some planner planned and verified the
+// case; refused: every planner refused it). Exit status 0 iff no failure.
 
 #include <poll.h>
 #include <signal.h>
