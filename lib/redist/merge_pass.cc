@@ -24,6 +24,61 @@ bool joins(const Transform& first, const Transform& next) {
   return mergeable_kind(next) && next.kind == first.kind && mergeable_pair(first, next);
 }
 
+// The mesh dims of a step as a bit mask.
+std::uint32_t dim_mask(const Transform& t) {
+  std::uint32_t out = 0;
+  for (std::int32_t m : t.mesh_dims) out |= std::uint32_t{1} << m;
+  return out;
+}
+
+// Whether a step changes the shard order of `tensor_dim` (-1: none).
+bool touches(const Transform& t, std::int32_t tensor_dim) {
+  return tensor_dim >= 0 && ((t.src.is_shard_like() && t.src.dim() == tensor_dim) ||
+                             (t.dst.is_shard_like() && t.dst.dim() == tensor_dim));
+}
+
+struct Group {
+  std::vector<std::size_t> members;  // the steps that join steps[i]'s group, steps[i] first
+  std::vector<std::size_t> passed;   // steps between members that move nothing
+  std::size_t end = 0;               // one past the last member
+};
+
+// The group that steps[i] (a mergeable kind) starts: the following steps that join it (§4.2),
+// looking past steps that move nothing, which a merged step runs before. Such a step acts on other
+// mesh dims than the members (and a member on a mesh dim that a passed step acts on ends the
+// group), and either every mesh dim of it has size 1 (a one-rank group, skipped at runtime: its
+// split changes no length, and its position in a shard order does not count) or the tensor is
+// empty and the step leaves the shard order of the group's tensor dim alone.
+Group scan_group(std::span<const Transform> steps, std::size_t i,
+                 std::span<const std::int64_t> sizes, bool empty_tensor) {
+  const Transform& first = steps[i];
+  const std::int32_t tensor_dim = first.kind == StepKind::kReduceScatter ? first.dst.dim()
+                                  : first.kind == StepKind::kAllGather   ? first.src.dim()
+                                                                         : -1;
+  Group g{{i}, {}, i + 1};
+  std::uint32_t members = dim_mask(first);
+  std::uint32_t passed = 0;
+  for (std::size_t j = i + 1; j < steps.size(); ++j) {
+    const Transform& t = steps[j];
+    const std::uint32_t dims = dim_mask(t);
+    if (joins(first, t) && (dims & passed) == 0) {
+      g.members.push_back(j);
+      members |= dims;
+      g.end = j + 1;
+      continue;
+    }
+    const bool one_rank = std::all_of(t.mesh_dims.begin(), t.mesh_dims.end(), [&](std::int32_t m) {
+      return sizes[static_cast<std::size_t>(m)] == 1;
+    });
+    const bool moves_nothing = one_rank || (empty_tensor && !touches(t, tensor_dim));
+    if ((dims & (members | passed)) != 0 || !moves_nothing) break;
+    g.passed.push_back(j);
+    passed |= dims;
+  }
+  while (!g.passed.empty() && g.passed.back() >= g.end) g.passed.pop_back();
+  return g;
+}
+
 bool sum_or_avg(const Placement& p) {
   return p.is_partial() && (p.reduce_op() == ReduceOp::kSum || p.reduce_op() == ReduceOp::kAvg);
 }
@@ -146,14 +201,20 @@ std::optional<Transform> try_flatten(const Context& c, const RedistState& state,
                    first.dst,
                    c.mesh.flattened()[static_cast<std::size_t>(flat)].name,
                    1};
-  bool any_avg = false;
-  for (const Transform& t : group) {
-    if (t.src == Placement::partial(ReduceOp::kAvg)) {
-      any_avg = true;
-      merged.avg_scale *= sizes[static_cast<std::size_t>(t.mesh_dims[0])];
+  // Members of one op keep it: P(avg) members average over the flattened group in the collective
+  // (NCCL's ncclAvg), as one P(avg) mesh dim does. P(sum) and P(avg) mixed (mergeable_pair allows
+  // no other mix) run as a sum divided afterwards by avg_scale, the product of the P(avg)
+  // members' sizes.
+  const bool mixed = std::any_of(group.begin(), group.end(),
+                                 [&](const Transform& t) { return t.src != first.src; });
+  if (mixed) {
+    merged.src = Placement::partial(ReduceOp::kSum);
+    for (const Transform& t : group) {
+      if (t.src == Placement::partial(ReduceOp::kAvg)) {
+        merged.avg_scale *= sizes[static_cast<std::size_t>(t.mesh_dims[0])];
+      }
     }
   }
-  if (any_avg) merged.src = Placement::partial(ReduceOp::kSum);
   return merged;
 }
 
@@ -169,11 +230,12 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
                                      MergeMode mode) {
   const std::span<const std::int64_t> sizes = mesh.sizes();
   const bool quiet = mode == MergeMode::kMergeQuietly;
+  const bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
   MergeResult out;
   if (quiet) {
     bool group = false;
-    for (std::size_t k = 0; k + 1 < steps.size() && !group; ++k) {
-      group = mergeable_kind(steps[k]) && joins(steps[k], steps[k + 1]);
+    for (std::size_t k = 0; k < steps.size() && !group; ++k) {
+      group = mergeable_kind(steps[k]) && scan_group(steps, k, sizes, empty).members.size() > 1;
     }
     if (!group) {
       out.steps.assign(steps.begin(), steps.end());
@@ -200,14 +262,16 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
       DTPLAN_CHECK(keep(steps[i++]));
       continue;
     }
-    std::size_t j = i + 1;
-    while (j < steps.size() && joins(steps[i], steps[j])) ++j;
-    const std::span<const Transform> group = steps.subspan(i, j - i);
+    const Group g = scan_group(steps, i, sizes, empty);
+    std::vector<Transform> group;
+    for (std::size_t k : g.members) group.push_back(steps[k]);
     Failure why;
     std::optional<Transform> merged;
     if (group.size() >= 2) merged = try_flatten(c, state, group, why);
     if (merged && mode != MergeMode::kWarnOnly) {
+      out.merged.push_back({out.steps.size(), group});
       DTPLAN_CHECK(keep(*merged));
+      for (std::size_t k : g.passed) DTPLAN_CHECK(keep(steps[k]));
     } else {
       if (group.size() >= 2 && !merged && !quiet) {
         Warning w{why.reason, {}, {}};
@@ -219,9 +283,9 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
         });
         if (!seen) out.warnings.push_back(std::move(w));
       }
-      for (const Transform& t : group) DTPLAN_CHECK(keep(t));
+      for (std::size_t k = i; k < g.end; ++k) DTPLAN_CHECK(keep(steps[k]));
     }
-    i = j;
+    i = g.end;
   }
   return out;
 }

@@ -2,9 +2,12 @@
 
 #include <functional>
 
+#include "core/strings.h"
+#include "core/units.h"
 #include "layout/layout_text.h"
 #include "redist/greedy_planner.h"
 #include "redist/merge_pass.h"
+#include "redist/replica_divergence.h"
 #include "redist/search_space.h"
 
 namespace dtplan::redist {
@@ -143,6 +146,7 @@ core::Result<Planner::Route> Planner::route(const TensorSpec& src, const TensorS
     DTPLAN_TRY(MergeResult merged, merge_pass(mesh_, src.shape(), r.start, r.steps, mode));
     r.steps = std::move(merged.steps);
     r.warnings = std::move(merged.warnings);
+    r.merged = std::move(merged.merged);
   }
   return r;
 }
@@ -196,7 +200,48 @@ core::Result<RedistPlan> Planner::plan_uncached(const TensorSpec& src, const Ten
   plan.comm_counts = count_comms(plan.steps);
   plan.total_cost_us = static_cast<double>(total_ps) / 1e6;
   plan.trace = plan_trace(plan.start, plan.steps);
+  DTPLAN_TRY(std::vector<Warning> costly, costly_merges(r, plan));
+  std::vector<Transform> steps;
+  for (const PlanStep& s : plan.steps) steps.push_back(s.transform);
+  DTPLAN_TRY(std::vector<Warning> divergent,
+             divergence_warnings(mesh_, src.dtype(), plan.start, steps));
+  for (std::vector<Warning>* more : {&costly, &divergent}) {
+    for (Warning& w : *more) plan.warnings.push_back(std::move(w));
+  }
   return plan;
+}
+
+core::Result<std::vector<Warning>> Planner::costly_merges(const Route& r, const RedistPlan& plan) {
+  std::vector<Warning> out;
+  const std::span<const std::int64_t> sizes = mesh_.sizes();
+  const std::span<const std::int64_t> shape = plan.src.shape();
+  for (const MergedGroup& g : r.merged) {
+    RedistState state = g.step == 0 ? plan.start : plan.steps[g.step - 1].state;
+    const Transform& merged = plan.steps[g.step].transform;
+    DTPLAN_TRY(StepQuery mq, make_query(mesh_, shape, plan.src.dtype(), state, merged));
+    DTPLAN_TRY(PricedQuery mp, pricer_.price(mq));
+    std::int64_t apart_ps = 0;
+    for (const Transform& t : g.members) {
+      DTPLAN_TRY(StepQuery q, make_query(mesh_, shape, plan.src.dtype(), state, t));
+      DTPLAN_TRY(PricedQuery p, pricer_.price(q));
+      apart_ps += p.cost_ps;
+      DTPLAN_TRY(state, apply_transform(state, t, sizes));
+    }
+    if (mp.cost_ps <= apart_ps) continue;
+    std::vector<std::string> names;
+    for (std::int32_t m : merged.mesh_dims) names.push_back("\"" + mesh_.dim_label(m) + "\"");
+    const std::string kind(step_kind_name(merged.kind));
+    out.push_back(
+        {WarningReason::kMergeCostsMore, merged.mesh_dims,
+         "The " + kind + " merged on flattened mesh \"" + merged.flattened_mesh +
+             "\" (mesh dims [" + core::join(names, ", ") + "]) costs " +
+             core::format_fixed(static_cast<double>(mp.cost_ps) / 1e6, 3) + " us, more than the " +
+             std::to_string(g.members.size()) + " separate " + kind + " steps it replaces (" +
+             core::format_fixed(static_cast<double>(apart_ps) / 1e6, 3) +
+             " us): the greedy planner merges unconditionally, as DTensor does (--no-merge turns "
+             "merging off; the min-cost planner merges only where it pays)."});
+  }
+  return out;
 }
 
 core::Result<double> Planner::cost_uncached(const TensorSpec& src, const TensorSpec& dst,

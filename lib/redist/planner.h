@@ -10,13 +10,18 @@
 // spec has a non-default shard order or a StridedShard, else greedy); plan; with merging on, run
 // the merge pass on a greedy plan (the min-cost search already weighs every merge as a flattened
 // move, so its plan is only scanned for the warnings); price every step from the state before it
-// (StepPricer); check that the steps reach the target.
+// (StepPricer); check that the steps reach the target. Warnings: the merge pass's (DTensor's),
+// merge_costs_more where the greedy plan's merge pass merged at a loss (DTensor merges
+// unconditionally, so the greedy planner does too), and divergent_replicas where a reduction may
+// leave replicas that differ bitwise (replica_divergence.h), merged or not.
 //
 // Which plan is cheaper, precisely: for the same model, merge flag and specs, the min-cost plan's
 // total (integer ps) is <= the greedy plan's total after its merge pass and <= the greedy plan's
 // total without it. By construction: every greedy step is a search move at the same price (greedy
 // plans remove only innermost splits and append new ones, see greedy_planner.h), and every merged
-// step is a flattened search move from the same state.
+// step is a flattened search move from the same state (the steps that move nothing, which the
+// merge pass runs after it, are search moves from their new states at the same price). The
+// min-cost plan with merging is also <= its plan without: the search only gains moves.
 //
 // Plans are cached by (mesh fingerprint with its flattened meshes, src spec, dst spec, planner,
 // model, merge flag). Warnings of a plan go to the sink each time the plan is returned; the sink
@@ -29,6 +34,7 @@
 #include "core/result.h"
 #include "placement/tensor_spec.h"
 #include "redist/cost_model.h"
+#include "redist/merge_pass.h"
 #include "redist/mesh_context.h"
 #include "redist/min_cost_planner.h"
 #include "redist/redist_plan.h"
@@ -104,7 +110,8 @@ class Planner {
     RedistState target;
     std::vector<Transform> steps;
     std::vector<Warning> warnings;
-    std::int64_t searched_ps = -1;  // the min-cost search's own total (-1: greedy)
+    std::vector<MergedGroup> merged;  // the merge pass's merged steps (greedy)
+    std::int64_t searched_ps = -1;    // the min-cost search's own total (-1: greedy)
   };
   // With `cost_only`, no warnings: no merge pass that would only warn (the min-cost planner's),
   // and the greedy plan's merges made quietly.
@@ -114,6 +121,9 @@ class Planner {
   // at the target for the searched total: the total, in picoseconds.
   core::Result<std::int64_t> price_route(const Route& r, const placement::TensorSpec& src,
                                          std::vector<PlanStep>* record);
+  // A kMergeCostsMore warning for each merged step of `r` priced above the steps it replaced
+  // (each priced from the state before the merged step, in order).
+  core::Result<std::vector<Warning>> costly_merges(const Route& r, const RedistPlan& plan);
 
   MeshContext mesh_;
   std::unique_ptr<CostModel> model_;

@@ -133,7 +133,10 @@ void SearchSpace::moves(MoveVisitor& v) {
       }
     }
     if (partial && (same || sum_avg)) {
-      const Placement src = any_avg ? Placement::partial(ReduceOp::kSum) : table_[p0];
+      // One op (P(avg) included: ncclAvg over the flattened group) keeps it; sum and avg mixed
+      // run as a sum divided by avg_scale (merge_pass.h).
+      if (same) avg_scale = 1;
+      const Placement src = any_avg && !same ? Placement::partial(ReduceOp::kSum) : table_[p0];
       flat(StepKind::kAllReduce, src, replicate, avg_scale);
       for (int i = 0; i < count; ++i) set(mv.next, members[static_cast<std::size_t>(i)], 0, 0);
       if (!v.visit(mv)) return;

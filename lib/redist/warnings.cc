@@ -6,8 +6,9 @@ namespace dtplan::redist {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> kReasons = {"no_flattened_mesh", "uneven_tensor_shape",
-                                                      "non_ascending_mesh_dims"};
+constexpr std::array<std::string_view, 5> kReasons = {"no_flattened_mesh", "uneven_tensor_shape",
+                                                      "non_ascending_mesh_dims",
+                                                      "divergent_replicas", "merge_costs_more"};
 
 }  // namespace
 
@@ -21,8 +22,8 @@ core::Result<WarningReason> parse_warning_reason(std::string_view text, std::str
   }
   return core::Error::bad_input(std::string(what) + ": unknown warning reason '" +
                                 std::string(text) +
-                                "'; expected no_flattened_mesh, uneven_tensor_shape or "
-                                "non_ascending_mesh_dims");
+                                "'; expected no_flattened_mesh, uneven_tensor_shape, "
+                                "non_ascending_mesh_dims, divergent_replicas or merge_costs_more");
 }
 
 bool WarningSink::emit(std::string_view mesh_key, const Warning& w) {

@@ -1,10 +1,17 @@
 #pragma once
-// Redistribution warnings (redistribute.md §4.5): a plan runs two or more sequential collectives
-// of one kind over several mesh dims that one collective on a flattened mesh could replace, and
-// the merge could not happen, for one of three reasons:
+// Redistribution warnings. DTensor's (redistribute.md §4.5): a plan runs two or more sequential
+// collectives of one kind over several mesh dims that one collective on a flattened mesh could
+// replace, and the merge could not happen, for one of three reasons:
 //   no_flattened_mesh         the user created no flattened mesh over those dims
 //   uneven_tensor_shape       the tensor dim does not divide evenly over the merged group size
 //   non_ascending_mesh_dims   the steps run in an order no flattened mesh can reproduce
+// and dtplan's own:
+//   divergent_replicas        a floating-point sum or average reduces equal inputs in several
+//                             groups that sit on nodes differently, so NCCL may reduce them in
+//                             different orders and ranks that must hold the same values may hold
+//                             different bits (replica_divergence.h)
+//   merge_costs_more          a merged step costs more than the steps it replaced (the greedy
+//                             planner merges unconditionally, as DTensor does)
 //
 // WarningSink deduplicates them as PyTorch's process-global set does, but per sink: a warning is
 // emitted at most once per (mesh, sorted mesh dims, reason). Planners take a sink; nothing is
@@ -25,9 +32,12 @@ enum class WarningReason : std::uint8_t {
   kNoFlattenedMesh,
   kUnevenTensorShape,
   kNonAscendingMeshDims,
+  kDivergentReplicas,
+  kMergeCostsMore,
 };
 
-// "no_flattened_mesh", "uneven_tensor_shape", "non_ascending_mesh_dims".
+// "no_flattened_mesh", "uneven_tensor_shape", "non_ascending_mesh_dims", "divergent_replicas",
+// "merge_costs_more".
 std::string_view warning_reason_name(WarningReason reason);
 core::Result<WarningReason> parse_warning_reason(std::string_view text, std::string_view what);
 

@@ -151,5 +151,46 @@ TEST_CASE("dtplan redistribute: malformed input exits 2 naming the flag") {
   CHECK(has(failure("--mesh no/such.json --shape 8 --from R --to R", 2), "--mesh"));
 }
 
+TEST_CASE("dtplan redistribute: a step on a size-1 mesh dim keeps no reductions apart") {
+  // Mesh 7,1,6 with B_D flattened: DTensor's greedy order is all_reduce(B), a reduce_scatter on
+  // the one-rank dim C, all_reduce(D). The two all_reduces merge into one on B_D.
+  const std::string args =
+      "--mesh 7,1,6 --names B,C,D --flatten B,D --shape 42,5 --from 'P(sum),P(sum),P(sum)' "
+      "--to 'R,S(0),R' --verify";
+  Json greedy = json_of(args + " --planner greedy");
+  Json exact = json_of(args + " --planner min-cost");
+  CHECK(greedy["comm_counts"]["all_reduce"] == 1);
+  CHECK(greedy["steps"][0]["flattened_mesh"] == "B_D");
+  CHECK(greedy["total_cost_us"] == exact["total_cost_us"]);
+  CHECK(greedy["warnings"].empty());
+  CHECK(greedy["verify"]["wrong_elements"] == 0);
+  CHECK(greedy["verify"]["replicas_bitwise_equal"] == true);
+  // Merging off: two all_reduces; the groups of D straddle nodes differently, the replicas
+  // differ, and a warning says so.
+  Json apart = json_of(args + " --planner greedy --no-merge");
+  CHECK(apart["comm_counts"]["all_reduce"] == 2);
+  CHECK(apart["total_cost_us"].get<double>() > greedy["total_cost_us"].get<double>());
+  CHECK(apart["verify"]["wrong_elements"] == 0);
+  CHECK(apart["verify"]["replicas_bitwise_equal"] == false);
+  REQUIRE(apart["warnings"].size() == 1);
+  CHECK(apart["warnings"][0]["reason"] == "divergent_replicas");
+  CHECK(apart["warnings"][0]["mesh_dims"] == Json({2}));
+  CHECK(has(cli_output("redistribute " + args + " --planner greedy --no-merge"),
+            "# warning divergent_replicas (mesh dims D): Replicas may differ bitwise"));
+}
+
+TEST_CASE("dtplan redistribute: the table says where a greedy merge costs more") {
+  const std::string args =
+      "--mesh 2,8 --names A,B --flatten A,B --shape 65536 --from 'P(sum),P(sum)' --to R,R";
+  Json merged = json_of(args);
+  Json apart = json_of(args + " --no-merge");
+  CHECK(merged["total_cost_us"].get<double>() > apart["total_cost_us"].get<double>());
+  REQUIRE(merged["warnings"].size() == 1);
+  CHECK(merged["warnings"][0]["reason"] == "merge_costs_more");
+  CHECK(has(cli_output("redistribute " + args),
+            "# warning merge_costs_more (mesh dims A,B): The all_reduce merged on flattened mesh "
+            "\"A_B\""));
+}
+
 }  // namespace
 }  // namespace dtplan::testing

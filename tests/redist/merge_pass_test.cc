@@ -124,10 +124,46 @@ TEST_CASE("merge 70, 71: sum + avg merge with the avg scale") {
   CHECK(text(run(ab, {4}, "P(sum),P(avg)", "0:P(sum)->R 1:P(avg)->R")) == "0,1:P(sum)->R@A_B/2");
   CHECK(text(run(ab, {4}, "P(sum),P(avg)", "0:P(sum)->S(0) 1:P(avg)->S(0)")) ==
         "0,1:P(sum)->S(0)@A_B/2");
-  CHECK(text(run(ab, {4}, "P(avg),P(avg)", "0:P(avg)->R 1:P(avg)->R")) == "0,1:P(sum)->R@A_B/4");
+  // One op merges as that op: P(avg) members average over the flattened group in the collective
+  // (ncclAvg), with no divide afterwards.
+  CHECK(text(run(ab, {4}, "P(avg),P(avg)", "0:P(avg)->R 1:P(avg)->R")) == "0,1:P(avg)->R@A_B");
+  CHECK(text(run(ab, {4}, "P(avg),P(avg)", "0:P(avg)->S(0) 1:P(avg)->S(0)")) ==
+        "0,1:P(avg)->S(0)@A_B");
   CHECK(text(run(ab, {4}, "P(max),P(max)", "0:P(max)->R 1:P(max)->R")) == "0,1:P(max)->R@A_B");
   // Different targets never merge: P -> S(0) and P -> S(1) stay two reduce_scatters.
   CHECK(run(ab, {4, 4}, "P(sum),P(sum)", "0:P(sum)->S(0) 1:P(sum)->S(1)").steps.size() == 2);
+}
+
+TEST_CASE("merge: a step that moves nothing does not end a group") {
+  // Mesh 7,1,6 with B_D flattened: DTensor's greedy plan for P,P,P -> R,S(0),R puts the
+  // reduce_scatter on the size-1 dim C between the two all_reduces.
+  MeshContext bd = mesh_context({7, 1, 6}, {"B", "C", "D"}, {{"B", "D"}});
+  MergeResult r =
+      run(bd, {42, 5}, "P(sum),P(sum),P(sum)", "0:P(sum)->R 1:P(sum)->S(0) 2:P(sum)->R");
+  CHECK(text(r) == "0,2:P(sum)->R@B_D 1:P(sum)->S(0)");
+  CHECK(r.warnings.empty());
+  REQUIRE(r.merged.size() == 1);
+  CHECK(r.merged[0].step == 0);
+  CHECK(r.merged[0].members == steps_of("0:P(sum)->R 2:P(sum)->R"));
+  // Without B_D the two all_reduces are one group that cannot merge (a warning for B and D).
+  MergeResult apart = run(mesh_context({7, 1, 6}, {"B", "C", "D"}), {42, 5}, "P(sum),P(sum),P(sum)",
+                          "0:P(sum)->R 1:P(sum)->S(0) 2:P(sum)->R");
+  CHECK(apart.steps.size() == 3);
+  REQUIRE(apart.warnings.size() == 1);
+  CHECK(apart.warnings[0].mesh_dims == std::vector<std::int32_t>{0, 2});
+  // A step that moves data still ends the group.
+  MeshContext ac = mesh_context({2, 2, 2}, kABC, {{"A", "C"}});
+  CHECK(run(ac, {8, 4}, "P(sum),S(0),P(sum)", "0:P(sum)->R 1:S(0)->R 2:P(sum)->R").steps.size() ==
+        3);
+  // On an empty tensor nothing moves: the gather is passed, unless it changes the shard order of
+  // the group's tensor dim.
+  CHECK(text(run(ac, {0, 4}, "P(sum),S(0),P(sum)", "0:P(sum)->R 1:S(0)->R 2:P(sum)->R")) ==
+        "0,2:P(sum)->R@A_C 1:S(0)->R");
+  CHECK(run(ac, {0, 4}, "P(sum),S(1),P(sum)", "0:P(sum)->S(0) 1:S(1)->S(0) 2:P(sum)->S(0)")
+            .steps.size() == 3);
+  // Steps after the group's last member stay where they are.
+  CHECK(text(run(bd, {42, 5}, "P(sum),P(sum),R", "0:P(sum)->R 1:P(sum)->S(0)")) ==
+        "0:P(sum)->R 1:P(sum)->S(0)");
 }
 
 TEST_CASE("merge 72: non-ascending reduce_scatter -> unchanged with a warning") {

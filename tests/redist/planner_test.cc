@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include "core/units.h"
 #include "support/placement_specs.h"
 #include "support/redist_support.h"
 
@@ -176,6 +177,57 @@ TEST_CASE("planner: the determinism case of issue 171916 (P,P,R on a flattened m
   CHECK(r->steps[0].transform.flattened_mesh == "A_C");
   CHECK(r->trace == "P(sum)RP(sum)-->RRR");
   CHECK(r->warnings.empty());
+}
+
+TEST_CASE("planner: a merged P(avg) is priced as NCCL's native average") {
+  // ncclAvg averages in the collective: one P(avg) all_reduce over the flattened group costs what
+  // the P(sum) one does, with no divide kernel after it. Mixed P(sum) and P(avg) members still
+  // run as a sum and a divide by the P(avg) dims' sizes.
+  for (CostModelKind model : {CostModelKind::kNccl, CostModelKind::kDTensor}) {
+    auto p = make_planner(mesh_context({2, 4}, {"A", "B"}, {{"A", "B"}}, 4), model);
+    for (PlannerKind kind : {PlannerKind::kGreedy, PlannerKind::kMinCost}) {
+      CAPTURE(planner_name(kind));
+      auto avg = plan(*p, {64, 64}, "P(avg),P(avg)", "R,R", {kind, true});
+      auto sum = plan(*p, {64, 64}, "P(sum),P(sum)", "R,R", {kind, true});
+      CHECK(avg->steps.size() == sum->steps.size());
+      CHECK(avg->total_cost_us == sum->total_cost_us);
+      CHECK(plan(*p, {64, 64}, "P(avg),P(avg)", "S(0),S(0)", {kind, true})->total_cost_us ==
+            plan(*p, {64, 64}, "P(sum),P(sum)", "S(0),S(0)", {kind, true})->total_cost_us);
+    }
+    auto avg = plan(*p, {64, 64}, "P(avg),P(avg)", "R,R", {PlannerKind::kGreedy, true});
+    REQUIRE(avg->steps.size() == 1);
+    CHECK(to_string(avg->steps[0].transform) == "0,1:P(avg)->R@A_B");
+    auto mixed = plan(*p, {64, 64}, "P(sum),P(avg)", "R,R", {PlannerKind::kGreedy, true});
+    REQUIRE(mixed->steps.size() == 1);
+    CHECK(to_string(mixed->steps[0].transform) == "0,1:P(sum)->R@A_B/4");
+    CHECK(mixed->total_cost_us >
+          plan(*p, {64, 64}, "P(sum),P(sum)", "R,R", {PlannerKind::kGreedy, true})->total_cost_us);
+  }
+}
+
+TEST_CASE("planner: a greedy merge that costs more than the steps it replaces is noted") {
+  // 2,8 on 8 GPUs per node: B lies inside a node, A crosses nodes; one all_reduce over all 16
+  // ranks costs more here than an NVLink all_reduce over B and a 2-rank one over A.
+  auto p = make_planner(mesh_context({2, 8}, {"A", "B"}, {{"A", "B"}}), CostModelKind::kNccl);
+  auto merged = plan(*p, {65536}, "P(sum),P(sum)", "R,R", {PlannerKind::kGreedy, true});
+  auto apart = plan(*p, {65536}, "P(sum),P(sum)", "R,R", {PlannerKind::kGreedy, false});
+  REQUIRE(merged->steps.size() == 1);
+  REQUIRE(apart->steps.size() == 2);
+  CHECK(merged->total_cost_us > apart->total_cost_us);
+  REQUIRE(merged->warnings.size() == 1);
+  const Warning& w = merged->warnings[0];
+  CHECK(w.reason == WarningReason::kMergeCostsMore);
+  CHECK(w.mesh_dims == std::vector<std::int32_t>{0, 1});
+  INFO(w.message);
+  CHECK(w.message.find("costs " + core::format_fixed(merged->total_cost_us, 3) +
+                       " us, more than the 2 separate all_reduce steps it replaces (" +
+                       core::format_fixed(apart->total_cost_us, 3) + " us)") != std::string::npos);
+  CHECK(w.message.find("merges unconditionally, as DTensor does") != std::string::npos);
+  CHECK(apart->warnings.empty());
+  // The min-cost planner merges only where it pays: no note, and no dearer than either.
+  auto exact = plan(*p, {65536}, "P(sum),P(sum)", "R,R", {PlannerKind::kMinCost, true});
+  CHECK(exact->warnings.empty());
+  CHECK(exact->total_cost_us <= apart->total_cost_us);
 }
 
 }  // namespace
