@@ -371,8 +371,9 @@ core::Result<HardwareProfile> load_hardware(std::string_view name_or_path,
   namespace fs = std::filesystem;
   std::string arg(core::trim(name_or_path));
   if (arg.find('/') != std::string::npos || arg.ends_with(".json")) {
+    // Not only regular files: a device or a pipe is read as any input is, up to the input cap.
     std::error_code ec;
-    if (!fs::is_regular_file(arg, ec)) {
+    if (!fs::exists(arg, ec)) {
       return core::Error::bad_input(std::string(what) + ": hardware profile file '" + arg +
                                     "' not found");
     }

@@ -64,8 +64,9 @@ core::Status check_redistribution(const Plan& plan, std::size_t r) {
   }
   const PlanOp& consumer = plan.ops[static_cast<std::size_t>(rd.consumer)];
   if (rd.slot < 0 || static_cast<std::size_t>(rd.slot) >= consumer.inputs.size()) {
-    return field_error(join_path(at, "slot"),
-                       std::to_string(rd.slot) + " is not an input of '" + consumer.name + "'");
+    // The slot, or the consumer, is wrong: the redistribution is named.
+    return field_error(at, "slot " + std::to_string(rd.slot) +
+                               " is not an input of its consumer '" + consumer.name + "'");
   }
   if (consumer.inputs[static_cast<std::size_t>(rd.slot)] != rd.producer) {
     // Its consumer, slot or producer, or the consumer's inputs: the redistribution is named.

@@ -91,7 +91,7 @@ TEST_CASE("hardware io: errors name the file and the field") {
         }).starts_with("bad.json: measured[0].points[0]: must be [size_bytes, time_us]"));
   auto broken = parse_hardware_json("{\"name\": ", "broken.json");
   REQUIRE_FALSE(broken.ok());
-  CHECK(broken.error().message.starts_with("broken.json: not valid JSON"));
+  CHECK(broken.error().message.starts_with("broken.json: invalid JSON: parse error at line 1"));
 }
 
 TEST_CASE("hardware io: lookup by name, by path and through DTPLAN_CONFIG_DIR") {
@@ -134,7 +134,7 @@ TEST_CASE("hardware io: a number too large for a double is invalid JSON, not an 
   auto r = parse_hardware_json(R"({"name": "x", "gpu": {"hbm_byte_per_s": 10e1012}})", "big.json");
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().kind == core::ErrorKind::kBadInput);
-  CHECK(r.error().message.starts_with("big.json: not valid JSON ("));
+  CHECK(r.error().message.starts_with("big.json: invalid JSON: "));
   CHECK(r.error().message.find("number overflow parsing '10e1012'") != std::string::npos);
 }
 

@@ -80,8 +80,7 @@ TEST_CASE("model files: errors name the file and the field") {
   CHECK(error_of(R"({"name": "x"})").message ==
         "m.json: a model file holds either \"builder\" (with its settings) or \"graph\"");
   CHECK(error_of("[1, 2").message.starts_with("m.json: invalid JSON: "));
-  CHECK(error_of(R"({"builder": "llama3"})", {.layers = 0}).message ==
-        "m.json: field 'n_layers': must be positive, got 0");
+  CHECK(error_of(R"({"builder": "llama3"})", {.layers = 0}).message == "--layers: 0 is not >= 1");
   auto graph_with_layers = error_of(R"({"graph": {"nodes": []}})", {.layers = 2});
   CHECK(graph_with_layers.kind == core::ErrorKind::kUnsupported);
   CHECK(error_of(R"({"graph": {"nodes": [{"name": "a", "op": "nope", "outputs": []}]}})").message ==

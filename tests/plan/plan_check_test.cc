@@ -13,6 +13,7 @@
 #include "strategy/lower_plan.h"
 #include "support/plan_support.h"
 #include "support/profiles.h"
+#include "support/readback.h"
 #include "support/selection_testing.h"
 
 namespace dtplan::plan {
@@ -31,17 +32,9 @@ const Plan& tiny_plan() {
 
 // The error of reading `doc` back and re-pricing it on h100-dgx, or "" when both pass.
 std::string error_of(const Json& doc) {
-  auto r = read_plan_json(doc.dump(), "plan.json");
-  if (!r.ok()) {
-    CHECK(r.error().kind == core::ErrorKind::kBadInput);
-    return r.error().message;
-  }
-  auto s = check_plan_prices(*r, testing::profile("h100-dgx"));
-  if (!s.ok()) {
-    CHECK(s.error().kind == core::ErrorKind::kBadInput);
-    return s.error().message;
-  }
-  return "";
+  return testing::readback_error(read_plan_json(doc.dump(), "plan.json"), [](const Plan& p) {
+    return check_plan_prices(p, testing::profile("h100-dgx"));
+  });
 }
 
 bool names(const std::string& error, const std::string& field) {

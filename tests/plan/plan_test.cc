@@ -59,7 +59,8 @@ TEST_CASE("plan: check_plan names what is wrong") {
   {
     Plan p = good;
     p.redistributions[1].slot = 2;
-    CHECK(check_error(p).find("field 'redistributions[1].slot': 2 is not an input of 'z'") !=
+    CHECK(check_error(p).find(
+              "field 'redistributions[1]': slot 2 is not an input of its consumer 'z'") !=
           std::string::npos);
   }
   {

@@ -12,6 +12,7 @@
 #include "redist/redist_plan_io.h"
 #include "support/placement_specs.h"
 #include "support/profiles.h"
+#include "support/readback.h"
 #include "support/redist_support.h"
 
 namespace dtplan::redist {
@@ -32,17 +33,9 @@ RedistPlan sample(const std::string& dst = "S(0),R,S(0)", bool merge = true) {
 
 // The error of reading `doc` back, or "" when it reads and re-prices on h100-dgx.
 std::string error_of(const Json& doc) {
-  auto r = read_plan_json(doc.dump(), "plan.json");
-  if (!r.ok()) {
-    CHECK(r.error().kind == core::ErrorKind::kBadInput);
-    return r.error().message;
-  }
-  auto s = check_plan_prices(*r, testing::profile("h100-dgx"));
-  if (!s.ok()) {
-    CHECK(s.error().kind == core::ErrorKind::kBadInput);
-    return s.error().message;
-  }
-  return "";
+  return testing::readback_error(read_plan_json(doc.dump(), "plan.json"), [](const RedistPlan& p) {
+    return check_plan_prices(p, testing::profile("h100-dgx"));
+  });
 }
 
 bool names(const std::string& error, const std::string& field) {

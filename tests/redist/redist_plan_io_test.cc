@@ -79,7 +79,7 @@ TEST_CASE("plan JSON: random plans read back equal") {
 
 TEST_CASE("plan JSON: errors name the field") {
   const std::string good = plan_to_json(sample());
-  CHECK(read_error("{") == "plan.json: not valid JSON");
+  CHECK(read_error("{").starts_with("plan.json: invalid JSON: parse error at line 1, column 2"));
   Json j = Json::parse(good);
   j.erase("trace");
   CHECK(read_error(j.dump()).find("field 'trace': missing") != std::string::npos);

@@ -93,7 +93,9 @@ TEST_CASE("replay report io: errors name the field") {
         "r.json: field 'collectives[0].measured_us': times must be non-negative numbers");
   CHECK(read_report_json("[1]", "r.json").error().message ==
         "r.json: field '(document)': expected an object");
-  CHECK(read_report_json("{", "r.json").error().message == "r.json: not a JSON document");
+  CHECK(read_report_json("{", "r.json")
+            .error()
+            .message.starts_with("r.json: invalid JSON: parse error at line 1, column 2"));
   CHECK(load_report_file("/nonexistent/r.json").error().kind == core::ErrorKind::kBadInput);
 }
 

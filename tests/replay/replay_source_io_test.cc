@@ -51,7 +51,7 @@ TEST_CASE("replay source: the shipped model plan is small_model_plan's (costs as
 
 TEST_CASE("replay source: errors") {
   auto err = [](std::string_view text) { return read_replay_source(text, "p.json").error(); };
-  CHECK(err("{").message == "p.json: not a JSON document");
+  CHECK(err("{").message.starts_with("p.json: invalid JSON: parse error at line 1, column 2"));
   CHECK(err("[]").message == "p.json: expected a JSON object (a plan)");
   CHECK(err("{\"a\": 1}").message.find("neither a redistribute plan") != std::string::npos);
   CHECK(err("{\"steps\": 1}").kind == core::ErrorKind::kBadInput);

@@ -13,7 +13,8 @@ constexpr int kMaxRanks = 64;
 std::string join_ints(const std::vector<std::int64_t>& values) {
   std::string out;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    out += (i > 0 ? "," : "") + std::to_string(values[i]);
+    if (i > 0) out += ',';
+    out += std::to_string(values[i]);
   }
   return out;
 }
@@ -82,7 +83,7 @@ std::string list_text(Rng& rng, const std::vector<Slot>& slots, int rank) {
                 position[static_cast<std::size_t>(rng.below(static_cast<std::int64_t>(i)))]);
     }
     for (std::size_t i = 0; i < splits.size(); ++i) {
-      items[splits[i]] += "[" + std::to_string(position[i]) + "]";
+      items[splits[i]].append(1, '[').append(std::to_string(position[i])).append(1, ']');
     }
   }
   std::string out;
@@ -124,8 +125,10 @@ Case make_case(std::uint64_t seed, std::int64_t index) {
   const bool named = rng.percent(85);
   if (named) {
     std::string names;
-    for (std::size_t m = 0; m < mesh.size(); ++m)
-      names += (m > 0 ? "," : "") + std::string(kNames[m]);
+    for (std::size_t m = 0; m < mesh.size(); ++m) {
+      if (m > 0) names += ',';
+      names += kNames[m];
+    }
     a.insert(a.end(), {"--names", names});
     std::vector<std::uint32_t> flattened;
     const std::int64_t count = mesh.size() >= 2 ? rng.below(3) : 0;
@@ -138,7 +141,9 @@ Case make_case(std::uint64_t seed, std::int64_t index) {
       flattened.push_back(mask);
       std::string dims;
       for (std::size_t m = 0; m < mesh.size(); ++m) {
-        if ((mask >> m) & 1U) dims += (dims.empty() ? "" : ",") + std::string(kNames[m]);
+        if (((mask >> m) & 1U) == 0) continue;
+        if (!dims.empty()) dims += ',';
+        dims += kNames[m];
       }
       a.insert(a.end(), {"--flatten", dims});
     }

@@ -67,7 +67,10 @@ std::string quote(const std::string& s) {
 
 std::string command_line(const std::vector<std::string>& argv) {
   std::string out;
-  for (const std::string& a : argv) out += (out.empty() ? "" : " ") + quote(a);
+  for (const std::string& a : argv) {
+    if (!out.empty()) out += ' ';
+    out += quote(a);
+  }
   return out;
 }
 
