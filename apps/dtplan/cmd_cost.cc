@@ -115,7 +115,10 @@ void print_table(const Request& r, const std::vector<Row>& rows) {
                          {"algbw", "GB/s"},
                          {"busbw", "GB/s"},
                          {"algorithm", "", core::Align::kLeft},
-                         {"protocol", "", core::Align::kLeft}},
+                         {"protocol", "", core::Align::kLeft},
+                         {"channels", ""},
+                         {"lat", "us"},
+                         {"bw", "us"}},
                         title);
   for (const Row& row : rows) {
     table.add_row({std::to_string(row.size), std::to_string(row.count),
@@ -123,7 +126,9 @@ void print_table(const Request& r, const std::vector<Row>& rows) {
                    nccl_float(row.cost.algbw_gbyte_per_s, 6),
                    nccl_float(row.cost.busbw_gbyte_per_s, 6),
                    std::string(cost::algorithm_name(row.cost.algorithm)),
-                   std::string(cost::protocol_name(row.cost.protocol))});
+                   std::string(cost::protocol_name(row.cost.protocol)),
+                   row.cost.channels > 0 ? std::to_string(row.cost.channels) : "-",
+                   nccl_float(row.cost.latency_us, 7), nccl_float(row.cost.bandwidth_us, 7)});
   }
   print_text(table.render());
 }
@@ -149,7 +154,10 @@ void print_doc(const Request& r, const std::vector<Row>& rows) {
                    {"algbw", row.cost.algbw_gbyte_per_s},
                    {"busbw", row.cost.busbw_gbyte_per_s},
                    {"algorithm", cost::algorithm_name(row.cost.algorithm)},
-                   {"protocol", cost::protocol_name(row.cost.protocol)}});
+                   {"protocol", cost::protocol_name(row.cost.protocol)},
+                   {"channels", row.cost.channels},
+                   {"lat_us", row.cost.latency_us},
+                   {"bw_us", row.cost.bandwidth_us}});
   }
   doc["rows"] = out;
   print_json(doc);

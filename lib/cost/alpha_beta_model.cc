@@ -88,6 +88,7 @@ core::Result<CollectiveCost> AlphaBetaModel::cost(Collective collective, std::in
       break;
     }
   }
+  raw.bandwidth_us = transfer_us;
   raw.time_us = raw.latency_us + transfer_us;
   return finish_cost(profile_, collective, bytes, t, raw);
 }

@@ -30,6 +30,10 @@ struct CollectiveCost {
   double algbw_gbyte_per_s = 0;  // S / time, nccl-tests' algbw (GB/s = 1e9 B/s)
   double busbw_gbyte_per_s = 0;  // algbw x the collective's bus factor
   double latency_us = 0;         // the fixed part of time_us (0 for measured tables)
+  double bandwidth_us = 0;       // the size-dependent part: bytes at the achieved bandwidth plus
+                                 // pipeline fill (time_us = max(latency + bandwidth, launch
+                                 // floor) + straggler skew)
+  std::int32_t channels = 0;     // CTAs NCCL runs it on (0: not an NCCL kernel, e.g. measured)
   bool operator==(const CollectiveCost&) const = default;
 };
 

@@ -33,6 +33,11 @@ core::Status non_negative(const std::string& field, double v) {
   return {};
 }
 
+core::Status fraction(const std::string& field, double v) {
+  if (!(v > 0 && v <= 1)) return field_error(field, "must be in (0, 1], got " + number(v));
+  return {};
+}
+
 core::Status validate_measured(const MeasuredTable& t, const std::string& where,
                                std::int32_t gpus_per_node) {
   const GroupTopology& l = t.layout;
@@ -107,6 +112,10 @@ core::Status validate(const HardwareProfile& p) {
   DTPLAN_CHECK(positive("node.nic_gbit_per_s", n.nic_gbit_per_s));
   DTPLAN_CHECK(non_negative("collective.launch_floor_us", p.collective.launch_floor_us));
   DTPLAN_CHECK(non_negative("collective.straggler_skew_us", p.collective.straggler_skew_us));
+  DTPLAN_CHECK(fraction("fabric.nic_efficiency", p.fabric.nic_efficiency));
+  DTPLAN_CHECK(fraction("fabric.nic_efficiency_at_scale", p.fabric.nic_efficiency_at_scale));
+  DTPLAN_CHECK(
+      fraction("fabric.nic_efficiency_per_doubling", p.fabric.nic_efficiency_per_doubling));
   const ComputeEfficiency& c = p.compute;
   if (!(c.compute_efficiency > 0 && c.compute_efficiency <= 1)) {
     return field_error("compute.compute_efficiency",
@@ -148,6 +157,14 @@ core::Result<double> peak_flop_per_s(const HardwareProfile& profile, core::DType
 
 double nic_path_gbyte_per_s(const NodeSpec& node) {
   return std::min(node.nic_gbit_per_s / 8.0, node.pcie_gbyte_per_s);
+}
+
+double nic_efficiency(const HardwareProfile& profile, std::int32_t nodes) {
+  const FabricEfficiency& f = profile.fabric;
+  if (nodes <= 1) return 1.0;
+  if (nodes == 2) return f.nic_efficiency;
+  double doublings = std::max(0.0, std::log2(nodes / 4.0));
+  return f.nic_efficiency_at_scale * std::pow(f.nic_efficiency_per_doubling, doublings);
 }
 
 double intra_gbyte_per_s(const NodeSpec& node) {

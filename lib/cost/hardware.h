@@ -55,6 +55,19 @@ struct CollectiveOverheads {
   bool operator==(const CollectiveOverheads&) const = default;
 };
 
+// How much of NCCL's NIC-path rate (nic_path_gbyte_per_s) collective traffic that crosses nodes
+// achieves: multi-node rings, trees and PAT, the network part of NVLS/NVLSTree where it is the
+// bottleneck, and the NIC share of point-to-point collectives. The factor for M nodes is
+// nic_efficiency on 2 nodes, and nic_efficiency_at_scale x nic_efficiency_per_doubling ^
+// max(0, log2(M / 4)) from 3 nodes on (NCCL's own >= 3-node scale class). Defaults and their
+// sources: docs/model.md.
+struct FabricEfficiency {
+  double nic_efficiency = 1.0;               // 2 nodes
+  double nic_efficiency_at_scale = 1.0;      // 3 and 4 nodes
+  double nic_efficiency_per_doubling = 1.0;  // a further factor per doubling beyond 4 nodes
+  bool operator==(const FabricEfficiency&) const = default;
+};
+
 // The compute roofline's derating: time = max(flops / (peak x compute_efficiency),
 // bytes / (HBM x memory_efficiency), launch_floor_us).
 struct ComputeEfficiency {
@@ -97,6 +110,7 @@ struct HardwareProfile {
   NodeSpec node;
   NcclSettings nccl;
   CollectiveOverheads collective;
+  FabricEfficiency fabric;
   ComputeEfficiency compute;
   std::optional<AlphaBetaParams> alpha_beta;
   std::vector<MeasuredTable> measured;
@@ -113,6 +127,11 @@ core::Result<double> peak_flop_per_s(const HardwareProfile& profile, core::DType
 // One NIC's usable rate as NCCL computes it: min(line rate / 8, GPU <-> NIC PCIe path), GB/s.
 // Example (NDR 400 Gb/s on Gen5): min(50, 48) == 48.
 double nic_path_gbyte_per_s(const NodeSpec& node);
+
+// The FabricEfficiency factor for traffic between `nodes` nodes (1 for one node).
+// Example: defaults give 1 for every node count; at_scale 0.9, per_doubling 0.95: 16 nodes ->
+// 0.9 x 0.95^2.
+double nic_efficiency(const HardwareProfile& profile, std::int32_t nodes);
 
 // A GPU's total intra-node bandwidth per direction: NVLink links x per-link rate on NVSwitch,
 // the PCIe rate otherwise. Example (H100 SXM): 18 x 20.6 == 370.8.

@@ -222,6 +222,13 @@ core::Result<HardwareProfile> read_profile(const Json& doc) {
   DTPLAN_CHECK(coll.number("straggler_skew_us", p.collective.straggler_skew_us, false));
   DTPLAN_CHECK(coll.finish());
 
+  DTPLAN_TRY(Fields fabric, section(top, "fabric", false));
+  DTPLAN_CHECK(fabric.number("nic_efficiency", p.fabric.nic_efficiency, false));
+  DTPLAN_CHECK(fabric.number("nic_efficiency_at_scale", p.fabric.nic_efficiency_at_scale, false));
+  DTPLAN_CHECK(
+      fabric.number("nic_efficiency_per_doubling", p.fabric.nic_efficiency_per_doubling, false));
+  DTPLAN_CHECK(fabric.finish());
+
   DTPLAN_TRY(Fields comp, section(top, "compute", false));
   DTPLAN_CHECK(comp.number("compute_efficiency", p.compute.compute_efficiency, false));
   DTPLAN_CHECK(comp.number("memory_efficiency", p.compute.memory_efficiency, false));
@@ -302,6 +309,9 @@ std::string hardware_to_json(const HardwareProfile& p) {
   doc["nccl"] = {{"version", nccl_version_name(p.nccl.version)}, {"collnet", p.nccl.collnet}};
   doc["collective"] = {{"launch_floor_us", p.collective.launch_floor_us},
                        {"straggler_skew_us", p.collective.straggler_skew_us}};
+  doc["fabric"] = {{"nic_efficiency", p.fabric.nic_efficiency},
+                   {"nic_efficiency_at_scale", p.fabric.nic_efficiency_at_scale},
+                   {"nic_efficiency_per_doubling", p.fabric.nic_efficiency_per_doubling}};
   doc["compute"] = {{"compute_efficiency", p.compute.compute_efficiency},
                     {"memory_efficiency", p.compute.memory_efficiency},
                     {"launch_floor_us", p.compute.launch_floor_us}};

@@ -44,6 +44,7 @@ core::Result<CollectiveCost> MeasuredModel::cost(collective::Collective collecti
   DTPLAN_CHECK(check_topology(profile_, topology));
   CollectiveCost raw;
   raw.time_us = measured_time_us(*table, bytes);
+  raw.bandwidth_us = raw.time_us;
   raw.algorithm = Algorithm::kMeasured;
   raw.protocol = Protocol::kNone;
   return finish_cost(profile_, collective, bytes, topology, raw);

@@ -1,10 +1,15 @@
 #pragma once
-// NcclModel: the default CollectiveModel, a port of NCCL's own tuning model (nccl_tuning.h) with
-// the constants of the profile's NCCL release, priced on the group's channel graphs
-// (nccl_graph.h). Point-to-point collectives (all_to_all, ...) use the p2p rules (nccl_p2p.h).
+// NcclModel: the default CollectiveModel. NCCL's own tuning model (nccl_tuning.h, with the
+// constants of the profile's NCCL release, on the group's channel graphs of nccl_graph.h) rates
+// every (algorithm, protocol) pair and picks the one NCCL runs (select_candidate); the price is
+// what that pair achieves at the size (nccl_runtime.h: channels, chunk pipeline, fabric
+// efficiency), never more than NCCL's pick achieves at a larger size (a collective can be
+// padded; this keeps the price non-decreasing where the pick changes). Point-to-point
+// collectives (all_to_all, ...) use the p2p rules (nccl_p2p.h). docs/model.md has the model.
 //
 //   NcclModel model(load_hardware("h100-dgx", search).value());
-//   // 256 B all_reduce on 3 nodes x 8 H100: Tree/LL, 25.2 us (NCCL prints 25.23 for this case)
+//   // 256 B all_reduce on 3 nodes x 8 H100: Tree/LL, 25.2 us of latency (NCCL's estimate of the
+//   // whole is 25.23 us) plus a fraction of a microsecond of bandwidth time
 //   model.cost(Collective::kAllReduce, 256, uniform_topology(3, 8));
 
 #include "cost/collective_model.h"

@@ -32,7 +32,7 @@ Candidate p2p_candidate(const HardwareProfile& profile, NcclVersion version, Col
   const double n = topology.ranks;
   const double s = static_cast<double>(bytes);
   const double b_intra = intra_bus_gbyte_per_s(profile);
-  const double path = nic_path_gbyte_per_s(profile.node);
+  const double path = nic_path_gbyte_per_s(profile.node) * nic_efficiency(profile, topology.nodes);
   const std::int32_t g_min = topology.min_ranks_per_node;
   const std::int32_t g_max = topology.max_ranks_per_node;
   // A GPU's share of the NICs next to it (a whole NIC when there is one per GPU).
@@ -58,7 +58,13 @@ Candidate p2p_candidate(const HardwareProfile& profile, NcclVersion version, Col
     }
   }
   double algbw = transfer_us > 0 ? s / (1000.0 * transfer_us) : 0.0;
-  return {Algorithm::kP2p, Protocol::kSimple, lat, algbw, lat + transfer_us};
+  return {Algorithm::kP2p,
+          Protocol::kSimple,
+          lat,
+          algbw,
+          lat + transfer_us,
+          algbw,
+          multi ? Bottleneck::kNetwork : Bottleneck::kIntra};
 }
 
 }  // namespace dtplan::cost

@@ -8,7 +8,8 @@
 //   - all_to_all: each rank sends (n-1)/n of S; the share for peers on its own node goes over the
 //     intra-node fabric (the single-node ring bus bandwidth) while the share for other nodes goes
 //     concurrently over the rank's own NIC. AlltoAll cannot aggregate NICs, so a GPU gets its
-//     NIC's rate (its share of one when NICs are fewer than GPUs):
+//     NIC's rate (its share of one when NICs are fewer than GPUs; NIC rates are scaled by the
+//     profile's nic_efficiency for the group's node count):
 //       t = latency + max(S (G_max - 1) / n / B_intra, S (n - G_min) / n / B_nic);
 //   - send/recv: S over the slowest pair (the NIC when the group spans nodes);
 //   - gather / scatter: the root receives / sends (n-1)/n of S, its intra share over the fabric

@@ -105,8 +105,13 @@ bool available(const Context& c, Algorithm a, Protocol p) {
   }
 }
 
-// Algorithm bandwidth (GB/s) before the run-time tree correction.
-double algorithm_bandwidth(const Context& c, Algorithm a, Protocol p) {
+// An algorithm bandwidth (GB/s) before the run-time tree correction, and what bounds it.
+struct Bandwidth {
+  double algbw = 0;
+  Bottleneck bottleneck = Bottleneck::kIntra;
+};
+
+Bandwidth algorithm_bandwidth(const Context& c, Algorithm a, Protocol p) {
   const NcclGraph& g = graph_of(c, a);
   const int nch = g.channels;
   const double ppn = static_cast<double>(c.topo.ranks) / c.topo.nodes;
@@ -115,19 +120,24 @@ double algorithm_bandwidth(const Context& c, Algorithm a, Protocol p) {
   double bus = nch * bw;
   const int arch = c.arch;
   const int s = c.scale;
+  // Multi-node ring and tree graphs take their per-channel speed from the NIC path.
+  Bottleneck bottleneck = c.topo.nodes > 1 ? Bottleneck::kNetwork : Bottleneck::kIntra;
 
   if (a == Algorithm::kNvls || a == Algorithm::kNvlsTree) {
     double local = c.topo.min_ranks_per_node;
     double intra_bw = g.bw_intra * c.k.nvls_efficiency[arch] * (nch - 1) / nch;
     intra_bw *= c.all_reduce ? 2.0 : (local - 1) / local;
     double per_ch = intra_bw;
-    if (a == Algorithm::kNvls && c.topo.nodes > 1) per_ch = std::min(per_ch, g.bw_inter);
+    double inter_bw = intra_bw;
+    if (a == Algorithm::kNvls && c.topo.nodes > 1) inter_bw = g.bw_inter;
+    if (a == Algorithm::kNvlsTree) inter_bw = g.bw_inter * (c.topo.nodes == 2 ? 2.0 : 1.0);
+    per_ch = std::min(per_ch, inter_bw);
     if (a == Algorithm::kNvlsTree) {
-      double inter_bw = g.bw_inter * (c.topo.nodes == 2 ? 2.0 : 1.0);
-      per_ch = std::min(per_ch, inter_bw);
       double cap = c.k.nvls_tree_cap[arch][s];
       if (cap > 0) per_ch = std::min(per_ch, cap);
     }
+    bottleneck =
+        inter_bw < intra_bw && per_ch == inter_bw ? Bottleneck::kNetwork : Bottleneck::kIntra;
     bus = nch * per_ch;
   }
   if (a == Algorithm::kRing && p == Protocol::kLL) bus = std::min(c.ll_max, bus * 0.5);
@@ -153,11 +163,11 @@ double algorithm_bandwidth(const Context& c, Algorithm a, Protocol p) {
 
   // Bus bandwidth -> algorithm bandwidth.
   bool no_conversion = c.ag_rs && a != Algorithm::kRing;
-  if (no_conversion) return bus;
+  if (no_conversion) return {bus, bottleneck};
   if (a == Algorithm::kRing || a == Algorithm::kNvls || a == Algorithm::kNvlsTree) {
-    return bus * c.topo.ranks / c.nsteps;
+    return {bus * c.topo.ranks / c.nsteps, bottleneck};
   }
-  return bus * 0.5;  // Tree, CollNet (all_reduce)
+  return {bus * 0.5, bottleneck};  // Tree, CollNet (all_reduce)
 }
 
 double latency(const Context& c, Algorithm a, Protocol p) {
@@ -211,7 +221,8 @@ double tree_factor(const Context& c, Protocol p, int bucket) {
 }
 
 Candidate evaluate(const Context& c, Algorithm a, Protocol p, std::int64_t bytes) {
-  double bw = algorithm_bandwidth(c, a, p);
+  const Bandwidth peak = algorithm_bandwidth(c, a, p);
+  const double bw = peak.algbw;
   double lat = latency(c, a, p);
   bool corrected =
       c.all_reduce && (a == Algorithm::kTree || (a == Algorithm::kNvlsTree && c.arch == 3 &&
@@ -238,7 +249,7 @@ Candidate evaluate(const Context& c, Algorithm a, Protocol p, std::int64_t bytes
   } else {
     time = lat + b / (1000.0 * bw);
   }
-  return {a, p, lat, used_bw, time};
+  return {a, p, lat, used_bw, time, bw, peak.bottleneck};
 }
 
 }  // namespace

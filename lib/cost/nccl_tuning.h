@@ -25,12 +25,19 @@
 
 namespace dtplan::cost {
 
+// What bounds a candidate's bandwidth: the intra-node fabric, or the NICs (the rate NCCL derives
+// from the NIC path: multi-node rings, trees, PAT and CollNet, and NVLS/NVLSTree where their
+// network term is the smaller).
+enum class Bottleneck : std::uint8_t { kIntra, kNetwork };
+
 struct Candidate {
   Algorithm algorithm = Algorithm::kRing;
   Protocol protocol = Protocol::kSimple;
-  double latency_us = 0;         // after the plateau factor
-  double algbw_gbyte_per_s = 0;  // after the tree correction at this size
-  double time_us = 0;
+  double latency_us = 0;              // after the plateau factor
+  double algbw_gbyte_per_s = 0;       // after the tree correction at this size
+  double time_us = 0;                 // NCCL's estimate: latency + bytes / algbw
+  double peak_algbw_gbyte_per_s = 0;  // before the tree correction
+  Bottleneck bottleneck = Bottleneck::kIntra;
   bool operator==(const Candidate&) const = default;
 };
 
@@ -50,7 +57,7 @@ CandidateList nccl_candidates(const HardwareProfile& profile, NcclVersion versio
                               collective::Collective collective, std::int64_t bytes,
                               const GroupTopology& topology);
 
-// The selected candidate (see the selection rule above). @pre list.size > 0.
+// The candidate NCCL's tuner selects (see the selection rule above). @pre list.size > 0.
 const Candidate& select_candidate(const CandidateList& list);
 
 // True for the five collectives NCCL tunes (the rest go through the p2p rules).

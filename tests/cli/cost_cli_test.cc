@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -34,6 +37,9 @@ TEST_CASE("cli cost: nccl-tests-like table") {
   CHECK(r.out.find("size") != std::string::npos);
   CHECK(r.out.find("busbw") != std::string::npos);
   CHECK(r.out.find("(GB/s)") != std::string::npos);
+  CHECK(r.out.find("channels") != std::string::npos);
+  CHECK(r.out.find(" lat ") != std::string::npos);
+  CHECK(r.out.find(" bw\n") != std::string::npos);
   CHECK(count_rows(r.out) == 31);                       // 8 B .. 8 GiB, x2
   CHECK(r.out.find("  25.20  ") != std::string::npos);  // 8 B: Tree/LL latency on 2 nodes
   CHECK(r.out.find("NVLSTree") != std::string::npos);
@@ -52,9 +58,14 @@ TEST_CASE("cli cost: JSON rows") {
   CHECK(doc["nccl_version"] == "2.28");
   REQUIRE(doc["rows"].size() == 6);
   const json& row = doc["rows"][0];
-  for (const char* key : {"size", "count", "time_us", "algbw", "busbw", "algorithm", "protocol"}) {
+  for (const char* key : {"size", "count", "time_us", "algbw", "busbw", "algorithm", "protocol",
+                          "channels", "lat_us", "bw_us"}) {
     CHECK(row.contains(key));
   }
+  // 1 KiB all_gather: Ring/LL (ranks x 8 bytes per thread), one channel; time = lat + bw.
+  CHECK(row["channels"] == 1);
+  CHECK(row["time_us"].get<double>() ==
+        doctest::Approx(row["lat_us"].get<double>() + row["bw_us"].get<double>()));
   CHECK(row["size"] == 1024);
   CHECK(row["count"] == 32);  // per-rank elements, as nccl-tests prints for all_gather
   CHECK(row["algorithm"] == "Ring");
@@ -122,6 +133,22 @@ TEST_CASE("cli cost: errors exit 2 naming the flag") {
   CHECK(old.exit_code == 3);
 }
 
+TEST_CASE("cli cost: a bad fabric field in a profile is one line, exit 2") {
+  std::ifstream in(testing::source_path("configs/hardware/h100-dgx.json"));
+  json doc = json::parse(in);
+  doc["fabric"]["nic_efficiency_per_doubling"] = 0;
+  const std::string path = "/tmp/dtplan_cost_cli_bad_fabric.json";
+  std::ofstream(path) << doc.dump();
+  CliResult r = run_cli("cost --collective all_reduce --ranks 16 --hardware " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(r.err.find("fabric.nic_efficiency_per_doubling: must be in (0, 1], got 0") !=
+                    std::string::npos,
+                r.err);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  std::filesystem::remove(path);
+}
+
 TEST_CASE("cli calibrate: writes a profile that reproduces the log") {
   std::string out = "/tmp/dtplan_calibrate_cli_test.json";
   std::remove(out.c_str());
@@ -161,7 +188,8 @@ TEST_CASE("cli calibrate: writes a profile that reproduces the log") {
 TEST_CASE("cli calibrate: errors") {
   CliResult missing = run_cli("calibrate --nccl-tests /nonexistent/all_reduce_perf.log");
   CHECK(missing.exit_code == 2);
-  CHECK(missing.err.find("cannot read the nccl-tests log /nonexistent/all_reduce_perf.log") != std::string::npos);
+  CHECK(missing.err.find("cannot read the nccl-tests log /nonexistent/all_reduce_perf.log") !=
+        std::string::npos);
   CliResult none = run_cli("calibrate");
   CHECK(none.exit_code == 2);
   CliResult base = run_cli(

@@ -44,6 +44,13 @@ TEST_CASE("hardware io: every shipped profile loads, validates and round-trips")
   CHECK(h100.nccl.version == NcclVersion::k2_28);
   CHECK(testing::profile("a100-dgx").node.cpu_vendor == CpuVendor::kAmd);
   CHECK(testing::profile("b200-dgx").gpu.arch == GpuArch::kBlackwell);
+  // The fabric section is optional: without it every factor is 1.
+  std::string path = std::string(DTPLAN_SOURCE_DIR) + "/configs/hardware/h100-dgx.json";
+  nlohmann::json doc = nlohmann::json::parse(read_file(path));
+  doc.erase("fabric");
+  auto plain = parse_hardware_json(doc.dump(), "no-fabric.json");
+  REQUIRE(plain.ok());
+  CHECK(plain.value().fabric == FabricEfficiency{});
 }
 
 // Edits the h100 profile's JSON and returns the parse error message.
@@ -89,6 +96,13 @@ TEST_CASE("hardware io: errors name the file and the field") {
           d["measured"] = {
               {{"collective", "all_reduce"}, {"ranks", 16}, {"nodes", 2}, {"points", {{1024}}}}};
         }).starts_with("bad.json: measured[0].points[0]: must be [size_bytes, time_us]"));
+  CHECK(error_after([](auto& d) { d["fabric"]["nic_efficiency"] = 1.5; }) ==
+        "bad.json: fabric.nic_efficiency: must be in (0, 1], got 1.5");
+  CHECK(error_after([](auto& d) {
+          d["fabric"]["nic_efficiency_at_scale"] = "high";
+        }).starts_with("bad.json: fabric.nic_efficiency_at_scale: must be a number"));
+  CHECK(error_after([](auto& d) { d["fabric"]["qps"] = 4; }).starts_with(
+      "bad.json: fabric.qps: unknown field"));
   auto broken = parse_hardware_json("{\"name\": ", "broken.json");
   REQUIRE_FALSE(broken.ok());
   CHECK(broken.error().message.starts_with("broken.json: invalid JSON: parse error at line 1"));

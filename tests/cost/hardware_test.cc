@@ -34,6 +34,18 @@ TEST_CASE("hardware: derived fabric numbers") {
   CHECK(none.error().message.find("f8e4m3") != std::string::npos);
 }
 
+TEST_CASE("hardware: nic_efficiency by node count") {
+  HardwareProfile p = profile("h100-dgx");
+  CHECK(nic_efficiency(p, 2) == 1.0);  // neutral defaults
+  CHECK(nic_efficiency(p, 64) == 1.0);
+  p.fabric = {0.9, 0.8, 0.95};
+  CHECK(nic_efficiency(p, 1) == 1.0);
+  CHECK(nic_efficiency(p, 2) == doctest::Approx(0.9));
+  CHECK(nic_efficiency(p, 3) == doctest::Approx(0.8));
+  CHECK(nic_efficiency(p, 4) == doctest::Approx(0.8));
+  CHECK(nic_efficiency(p, 16) == doctest::Approx(0.8 * 0.95 * 0.95));
+}
+
 TEST_CASE("hardware: validation names the field") {
   HardwareProfile good = profile("h100-dgx");
   CHECK(validate(good).ok());
@@ -61,6 +73,12 @@ TEST_CASE("hardware: validation names the field") {
   p = good;
   p.name.clear();
   expect(p, "name");
+  p = good;
+  p.fabric.nic_efficiency_at_scale = 0;
+  expect(p, "fabric.nic_efficiency_at_scale");
+  p = good;
+  p.fabric.nic_efficiency_per_doubling = 1.2;
+  expect(p, "fabric.nic_efficiency_per_doubling");
 
   MeasuredTable t;
   t.collective = collective::Collective::kAllReduce;

@@ -2,10 +2,15 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "cost/cached_model.h"
+#include "support/cli.h"
 #include "support/profiles.h"
 
 namespace dtplan::cost {
@@ -145,6 +150,72 @@ TEST_CASE("nccl model: large-message busbw against the published figures (refere
   near(busbw(a100, Collective::kAllReduce, big, uniform_topology(4, 8)), 192);
   near(busbw(h100, Collective::kAllGather, big, uniform_topology(1, 8)), 370);
   near(busbw(h100, Collective::kAllReduce, big, uniform_topology(2, 8)), 475);
+}
+
+struct Measured {
+  std::int64_t size = 0;
+  double busbw = 0;
+  double time_us = 0;
+};
+
+// The rows of a calibration table (tests/data/nccl-calibration/*.tsv: '#' comments, a header,
+// then size, busbw, time_us separated by tabs).
+std::vector<Measured> calibration_table(const std::string& name) {
+  std::ifstream in(testing::source_path("tests/data/nccl-calibration/" + name));
+  REQUIRE_MESSAGE(in.good(), name);
+  std::vector<Measured> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("size", 0) == 0) continue;
+    std::istringstream fields(line);
+    Measured m;
+    fields >> m.size >> m.busbw >> m.time_us;
+    REQUIRE_MESSAGE(!fields.fail(), line);
+    rows.push_back(m);
+  }
+  REQUIRE(rows.size() == 13);
+  return rows;
+}
+
+// Every row from 1 MiB within 10% of the measured time and busbw, priced by the model
+// `dtplan cost` uses.
+void check_calibration(const HardwareProfile& hw, GroupTopology topology,
+                       const std::string& table) {
+  auto model = make_collective_model(hw, {ModelKind::kNccl, true, false});
+  for (const Measured& m : calibration_table(table)) {
+    if (m.size < (1 << 20)) continue;
+    auto got = model->cost(Collective::kAllReduce, m.size, topology);
+    REQUIRE(got.ok());
+    CAPTURE(table);
+    CAPTURE(m.size);
+    CAPTURE(algorithm_name(got.value().algorithm));
+    CHECK_MESSAGE(std::abs(got.value().time_us / m.time_us - 1) <= 0.10,
+                  "model " << got.value().time_us << " us vs measured " << m.time_us);
+    CHECK_MESSAGE(std::abs(got.value().busbw_gbyte_per_s / m.busbw - 1) <= 0.10,
+                  "model " << got.value().busbw_gbyte_per_s << " GB/s vs measured " << m.busbw);
+  }
+}
+
+TEST_CASE("nccl model: all_reduce on one DGX H100 within 10% of NVIDIA's sample from 1 MiB") {
+  check_calibration(profile("h100-dgx"), uniform_topology(1, 8), "all_reduce_1x8_h100.tsv");
+}
+
+TEST_CASE("nccl model: all_reduce on 2 x 8 H100 (NDR, NCCL 2.26.2) within 10% from 1 MiB") {
+  // h100-dgx has the cluster's 8 x 400G NDR NICs; the run's release uses the 2.23-2.27 constants.
+  HardwareProfile hw = profile("h100-dgx");
+  hw.nccl.version = parse_nccl_version("2.26.2", "test").value();
+  check_calibration(hw, uniform_topology(2, 8), "all_reduce_2x8_h100_ndr.tsv");
+}
+
+TEST_CASE("nccl model: small all_reduce floors are plausible") {
+  // Measured floors (issue 33): about 13-17 us on one node, about 25 us on two nodes over IB.
+  NcclModel model(profile("h100-dgx"));
+  double one = model.cost(Collective::kAllReduce, 8, uniform_topology(1, 8)).value().time_us;
+  CHECK(one >= 13.0);
+  CHECK(one <= 17.0);
+  double two = model.cost(Collective::kAllReduce, 8, uniform_topology(2, 8)).value().time_us;
+  CHECK(two >= 20.0);
+  CHECK(two <= 30.0);
 }
 
 TEST_CASE("nccl model: launch floor and straggler skew") {
