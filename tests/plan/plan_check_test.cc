@@ -6,7 +6,10 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "graph/op_kind.h"
 #include "plan/plan_io.h"
@@ -115,34 +118,39 @@ TEST_CASE("plan read-back: ops") {
   std::size_t mm = 0;
   while (p.ops[mm].inputs.empty()) ++mm;
   const std::string at = "ops[" + std::to_string(mm) + "]";
-  Json j = good;
-  j["ops"][mm]["layer"] = 1;  // one layer: 0 or -1
-  CHECK(names(error_of(j), at + ".layer"));
-  j = good;
-  j["ops"][mm]["role"] = "weights";
-  CHECK(names(error_of(j), at + ".role"));
-  j = good;
-  j["ops"][mm]["role"] = "parameter";
-  CHECK(names(error_of(j), at + ".op"));
-  j = good;
-  j["ops"][0]["inputs"] = Json::array();
-  j["ops"][mm]["op"] = "placeholder";
-  CHECK(names(error_of(j), at + ".inputs"));
-  j = good;
-  j["ops"][mm]["compute_us"] = 1e308;
-  CHECK(names(error_of(j), at + ".compute_us"));
-  j = good;
-  j["ops"][mm]["compute_us"] = p.ops[mm].compute_us + 1;
-  CHECK(names(error_of(j), "cost.compute_us"));
-  j = good;
-  j["ops"][mm]["options"] = 0;
-  CHECK(names(error_of(j), at + ".options"));
-  j = good;
-  j["ops"][mm]["options"] = p.ops[mm].options + 1;
-  CHECK(names(error_of(j), "strategies"));
-  j = good;
-  j["ops"][mm]["strategy"] = "R,R";
-  CHECK(names(error_of(j), at + ".strategy"));
+  struct Edit {
+    std::string what;
+    std::function<void(Json&)> edit;
+    std::string field;  // the field the error must name
+  };
+  const std::vector<Edit> edits = {
+      {"layer 1 of a one-layer plan (0 or -1)", [&](Json& j) { j["ops"][mm]["layer"] = 1; },
+       at + ".layer"},
+      {"an unknown role", [&](Json& j) { j["ops"][mm]["role"] = "weights"; }, at + ".role"},
+      {"a parameter that is not a placeholder",
+       [&](Json& j) { j["ops"][mm]["role"] = "parameter"; }, at + ".op"},
+      {"a placeholder with inputs",
+       [&](Json& j) {
+         j["ops"][0]["inputs"] = Json::array();
+         j["ops"][mm]["op"] = "placeholder";
+       },
+       at + ".inputs"},
+      {"a compute time of 1e308", [&](Json& j) { j["ops"][mm]["compute_us"] = 1e308; },
+       at + ".compute_us"},
+      {"a compute time the total does not sum",
+       [&](Json& j) { j["ops"][mm]["compute_us"] = p.ops[mm].compute_us + 1; }, "cost.compute_us"},
+      {"no options", [&](Json& j) { j["ops"][mm]["options"] = 0; }, at + ".options"},
+      {"options the strategy count does not sum",
+       [&](Json& j) { j["ops"][mm]["options"] = p.ops[mm].options + 1; }, "strategies"},
+      {"a strategy of the wrong arity", [&](Json& j) { j["ops"][mm]["strategy"] = "R,R"; },
+       at + ".strategy"},
+  };
+  for (const Edit& e : edits) {
+    INFO(e.what);
+    Json j = good;
+    e.edit(j);
+    CHECK(names(error_of(j), e.field));
+  }
 }
 
 TEST_CASE("plan read-back: redistributions against the ops' strategies") {
