@@ -52,6 +52,7 @@
 #include "solve/solver.h"
 #include "strategy/pin_rules_io.h"
 #include "strategy/plan_model.h"
+#include "strategy/torchtitan_pins.h"
 
 namespace dtplan::cli {
 
@@ -83,12 +84,22 @@ struct PlanRun {
 };
 
 // The pin rules of --parallelize for a mesh with dims `names` (empty when not given).
-core::Result<strategy::PinSet> load_pins(const Options& o, const std::vector<std::string>& names) {
+core::Result<strategy::PinSet> load_pins(const Options& o, const std::vector<std::string>& names,
+                                         std::span<const std::int64_t> sizes,
+                                         const graph::Model& model) {
   if (o.parallelize.empty()) {
     if (o.compare_optimal) {
       return core::Error::bad_input("--compare-optimal: needs --parallelize (a plan to compare)");
     }
     return strategy::PinSet{};
+  }
+  if (o.parallelize == "torchtitan") {
+    if (!model.llama3) {
+      return core::Error::unsupported(
+          "--parallelize torchtitan: needs a llama3 builder model (torchtitan's "
+          "parallelize_llama)");
+    }
+    return strategy::torchtitan_pins(names, sizes, *model.llama3);
   }
   const std::string source = "--parallelize " + o.parallelize;
   auto text = core::read_text_file(o.parallelize, "pin-rule file");
@@ -146,7 +157,9 @@ core::Result<PlanRun> run_plan(const Options& o) {
   DTPLAN_TRY(graph::Model model, graph::load_model(o.model, overrides));
   if (model.graph.name().empty()) model.graph.set_name(model.name);
   PlanRun run;
-  DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root)));
+  DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
+  // The free optimum of --compare-optimal sees the same options as the pinned plan.
+  options.enumerate.strided_params = strategy::uses_strided_shard(run.pins);
   strategy::ModelPlanOptions pinned = options;
   pinned.pins = run.pins;
   DTPLAN_TRY(run.plan, strategy::plan_graph(model.graph, loaded.root, profile, pinned));

@@ -52,6 +52,15 @@ std::string rule_names(const PinSet& pins, std::set<std::int32_t> rules) {
 
 }  // namespace
 
+bool uses_strided_shard(const PinSet& pins) {
+  for (const PinRule& rule : pins.rules) {
+    for (const placement::Placement& p : rule.placements) {
+      if (p.is_strided_shard()) return true;
+    }
+  }
+  return false;
+}
+
 core::Result<PinMatch> apply_pin_rules(const graph::Graph& graph, const GraphStrategies& strategies,
                                        const PinSet& pins, Constraints& constraints) {
   PinMatch match;

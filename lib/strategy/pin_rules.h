@@ -56,6 +56,9 @@ struct PinMatch {
   std::vector<std::int64_t> matched;       // per rule: the nodes it matched
 };
 
+// Whether some rule pins a _StridedShard (the plan then needs EnumerateOptions::strided_params).
+bool uses_strided_shard(const PinSet& pins);
+
 // Adds one NodePin per matched node to `constraints`, replacing a default pin on that node.
 // @post errors as listed above; on success every matched node offers its pin.
 core::Result<PinMatch> apply_pin_rules(const graph::Graph& graph, const GraphStrategies& strategies,
