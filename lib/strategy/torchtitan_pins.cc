@@ -132,6 +132,8 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
   rules.push_back(rule("output", "output\\.weight", parameter(r, s0)));
   // Activations: batch-sharded on the data-parallel dims; with tp, sequence parallel between
   // the blocks, colwise outputs sharded on their last dim, rowwise outputs partial.
+  // The data loader shards the batch over every data-parallel dim (torchtitan's `batch` mesh).
+  rules.push_back(rule("tokens", "tokens", activation(r, Placement::replicate())));
   rules.push_back(rule("residual_stream", layer + "(attention|ffn)_residual",
                        activation(r, Placement::shard(1))));
   if (r.tp) {
@@ -143,7 +145,9 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
                          activation(r, Placement::shard(2))));
     rules.push_back(rule("rowwise_outputs", layer + "(attention\\.wo|feed_forward\\.w2)\\.einsum",
                          activation(r, Placement::partial())));
-    rules.push_back(rule("loss_parallel", "output\\.einsum", activation(r, Placement::shard(2))));
+    // The logits, the model output (its alias) and its tangent: vocab-sharded.
+    rules.push_back(rule("loss_parallel", "output\\.einsum(\\.alias)?|logits\\.tangent",
+                         activation(r, Placement::shard(2))));
   }
   return out;
 }

@@ -101,6 +101,9 @@ TEST_CASE("dtplan plan --parallelize torchtitan: FSDP2 and TP placements on dp_s
   CHECK(p.at("layers.0.attention.wq.einsum") == "S(0),S(2)");
   CHECK(p.at("layers.0.attention.wo.einsum") == "S(0),P(sum)");
   CHECK(p.at("output.einsum") == "S(0),S(2)");
+  CHECK(p.at("output.einsum.alias") == "S(0),S(2)");
+  CHECK(p.at("logits.tangent") == "S(0),S(2)");
+  CHECK(p.at("tokens") == "S(0),R");
   CHECK(j["parallelize"]["source"] == "--parallelize torchtitan");
   CHECK(j["solver"]["optimal"] == true);
 }
