@@ -164,6 +164,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   pinned.pins = run.pins;
   DTPLAN_TRY(run.plan, strategy::plan_graph(model.graph, loaded.root, profile, pinned));
   if (o.compare_optimal) {
+    options.pins = strategy::data_layout_pins(run.plan.plan, "--compare-optimal");
     DTPLAN_TRY(run.optimal, strategy::plan_graph(model.graph, loaded.root, profile, options));
   }
   return run;

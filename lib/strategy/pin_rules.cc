@@ -52,6 +52,28 @@ std::string rule_names(const PinSet& pins, std::set<std::int32_t> rules) {
 
 }  // namespace
 
+std::string literal_pattern(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    const bool plain =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!plain) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+PinSet data_layout_pins(const plan::Plan& plan, std::string source) {
+  PinSet out;
+  out.source = std::move(source);
+  for (const plan::PlanOp& op : plan.ops) {
+    if (op.role != "input" && op.role != "output" && op.role != "tangent") continue;
+    out.rules.push_back(
+        {op.name, literal_pattern(op.name), PinKind::kPlacements, op.placements, 0});
+  }
+  return out;
+}
+
 bool uses_strided_shard(const PinSet& pins) {
   for (const PinRule& rule : pins.rules) {
     for (const placement::Placement& p : rule.placements) {

@@ -22,6 +22,7 @@
 
 #include "core/result.h"
 #include "graph/graph.h"
+#include "plan/plan.h"
 #include "solve/problem.h"
 #include "strategy/constraints.h"
 #include "strategy/graph_strategies.h"
@@ -58,6 +59,16 @@ struct PinMatch {
 
 // Whether some rule pins a _StridedShard (the plan then needs EnumerateOptions::strided_params).
 bool uses_strided_shard(const PinSet& pins);
+
+// A pattern that matches exactly `name` (every character but [A-Za-z0-9_] escaped).
+// Example: literal_pattern("layers.0.wq") == "layers\\.0\\.wq".
+std::string literal_pattern(std::string_view name);
+
+// The data layout of `plan` as pins: one rule per model input, output and tangent (tokens,
+// the logits, their tangent), named after the node and pinning the placements `plan` gave it.
+// --compare-optimal solves the free optimum with these, so both plans read and write the data
+// the same way (a pinned plan may shard the batch over more mesh dims than the defaults do).
+PinSet data_layout_pins(const plan::Plan& plan, std::string source);
 
 // Adds one NodePin per matched node to `constraints`, replacing a default pin on that node.
 // @post errors as listed above; on success every matched node offers its pin.

@@ -89,6 +89,23 @@ TEST_CASE("apply_pin_rules: errors name the rule; kinds map to exit 2 and 3") {
         "pinned to R,R here and to S(0),R by rule 'a'");
 }
 
+TEST_CASE("literal_pattern and data_layout_pins: exact names; inputs, outputs and tangents") {
+  CHECK(literal_pattern("layers.0.attention.wq.weight") == "layers\\.0\\.attention\\.wq\\.weight");
+  CHECK(literal_pattern("a(b)+c_1") == "a\\(b\\)\\+c_1");
+  plan::Plan p;
+  p.ops.push_back({.name = "tokens", .role = "input", .placements = pl("S(0),S(0)")});
+  p.ops.push_back({.name = "w.weight", .role = "parameter", .placements = pl("S(0),R")});
+  p.ops.push_back({.name = "out.alias", .role = "output", .placements = pl("S(0),S(2)")});
+  p.ops.push_back({.name = "logits.tangent", .role = "tangent", .placements = pl("S(0),S(2)")});
+  const PinSet pins = data_layout_pins(p, "--compare-optimal");
+  CHECK(pins.source == "--compare-optimal");
+  CHECK(pins.rules ==
+        std::vector<PinRule>{
+            {"tokens", "tokens", PinKind::kPlacements, pl("S(0),S(0)"), 0},
+            {"out.alias", "out\\.alias", PinKind::kPlacements, pl("S(0),S(2)"), 0},
+            {"logits.tangent", "logits\\.tangent", PinKind::kPlacements, pl("S(0),S(2)"), 0}});
+}
+
 TEST_CASE("plan_graph with pins: pins honoured, the rest optimal, never below the free optimum") {
   const graph::Graph& g = tiny_llama3_graph(2);
   const auto ctx = context({2, 2}, {"dp", "tp"});
@@ -113,10 +130,8 @@ TEST_CASE("plan_graph with pins: pins honoured, the rest optimal, never below th
   std::vector<PinRule> rules;
   for (const graph::Node& n : g.nodes()) {
     if (n.role != graph::Role::kParam) continue;
-    std::string pattern;
-    for (char c : n.name) pattern += c == '.' ? std::string("\\.") : std::string(1, c);
-    rules.push_back(
-        {n.name, pattern, PinKind::kPlacements, op_named(free.plan, n.name).placements, 0});
+    rules.push_back({n.name, literal_pattern(n.name), PinKind::kPlacements,
+                     op_named(free.plan, n.name).placements, 0});
   }
   same.pins = pin_set(std::move(rules));
   const ModelPlan again = plan_or_fail(g, ctx, same);
