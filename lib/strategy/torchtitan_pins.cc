@@ -136,6 +136,10 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
   rules.push_back(rule("tokens", "tokens", activation(r, Placement::replicate())));
   rules.push_back(rule("residual_stream", layer + "(attention|ffn)_residual",
                        activation(r, Placement::shard(1))));
+  // Its gradient in the backward: sequence parallel too (the mirror of the forward's layouts).
+  rules.push_back(rule("residual_stream_grads",
+                       layer + "bwd\\.(attention|ffn)_residual\\.grad(\\.alias)?",
+                       activation(r, Placement::shard(1))));
   if (r.tp) {
     rules.push_back(rule("sequence_parallel_norms",
                          "(" + layer + "(attention_norm|ffn_norm)|norm)\\.to_bf16",

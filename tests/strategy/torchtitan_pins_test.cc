@@ -44,7 +44,8 @@ TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations
                                                 {"tok_embeddings", "S(0)"},
                                                 {"output", "S(0)"},
                                                 {"tokens", "S(0)"},
-                                                {"residual_stream", "S(0)"}});
+                                                {"residual_stream", "S(0)"},
+                                                {"residual_stream_grads", "S(0)"}});
 }
 
 TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share dim 0") {
@@ -58,6 +59,7 @@ TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share di
   CHECK(p.at("norms") == "R,S(0),R");
   CHECK(p.at("tokens") == "S(0),S(0),R");
   CHECK(p.at("residual_stream") == "S(0),S(0),S(1)");
+  CHECK(p.at("residual_stream_grads") == "S(0),S(0),S(1)");
   CHECK(p.at("sequence_parallel_norms") == "S(0),S(0),S(1)");
   CHECK(p.at("colwise_outputs") == "S(0),S(0),S(2)");
   CHECK(p.at("rowwise_outputs") == "S(0),S(0),P(sum)");
