@@ -44,6 +44,80 @@ PinRule rule(std::string name, std::string pattern, Placements placements) {
   return {std::move(name), std::move(pattern), PinKind::kPlacements, std::move(placements), 0};
 }
 
+const std::string kLayer = "layers\\.\\d+\\.";
+const std::string kColwise = "(attention\\.(wq|wk|wv)|feed_forward\\.(w1|w3))";
+const std::string kRowwise = "(attention\\.wo|feed_forward\\.w2)";
+
+// A gradient summed over the batch: Partial on the data-parallel dims, `tp` on tp.
+Placements gradient(const Roles& r, Placement tp) {
+  Placements out(r.ndim, Placement::replicate());
+  if (r.replicate) out[*r.replicate] = Placement::partial();
+  if (r.shard) out[*r.shard] = Placement::partial();
+  if (r.tp) out[*r.tp] = tp;
+  return out;
+}
+
+// Parameters: FSDP2 on dp_shard, TP styles on tp, Replicate on dp_replicate.
+void add_parameter_rules(const Roles& r, std::vector<PinRule>& rules) {
+  const Placement s0 = Placement::shard(0);
+  const Placement s1 = Placement::shard(1);
+  rules.push_back(
+      rule("attention.colwise", kLayer + "attention\\.(wq|wk|wv)\\.weight", parameter(r, s0)));
+  rules.push_back(rule("attention.rowwise", kLayer + "attention\\.wo\\.weight", parameter(r, s1)));
+  rules.push_back(
+      rule("feed_forward.colwise", kLayer + "feed_forward\\.(w1|w3)\\.weight", parameter(r, s0)));
+  rules.push_back(
+      rule("feed_forward.rowwise", kLayer + "feed_forward\\.w2\\.weight", parameter(r, s1)));
+  rules.push_back(rule("norms", "(" + kLayer + "(attention_norm|ffn_norm)|norm)\\.weight",
+                       parameter(r, Placement::replicate())));
+  rules.push_back(rule("tok_embeddings", "tok_embeddings\\.weight", parameter(r, s0)));
+  rules.push_back(rule("output", "output\\.weight", parameter(r, s0)));
+}
+
+// The forward: batch-sharded on the data-parallel dims (FSDP all-gathers a weight before its
+// op uses it, so every linear and the embedding compute on whole TP-local weights); with tp,
+// sequence parallel between the blocks, colwise outputs sharded on their last dim, rowwise
+// outputs partial until their reduce-scatter, the embedding's output partial (vocab-parallel).
+void add_forward_rules(const Roles& r, std::vector<PinRule>& rules) {
+  // The data loader shards the batch over every data-parallel dim (torchtitan's `batch` mesh).
+  rules.push_back(rule("tokens", "tokens", activation(r, Placement::replicate())));
+  rules.push_back(
+      rule("embedding", "tok_embeddings\\.embedding", activation(r, Placement::partial())));
+  rules.push_back(rule("residual_stream", kLayer + "(attention|ffn)_residual",
+                       activation(r, Placement::shard(1))));
+  rules.push_back(rule("norm_outputs", "(" + kLayer + "(attention_norm|ffn_norm)|norm)\\.to_bf16",
+                       activation(r, Placement::shard(1))));
+  rules.push_back(
+      rule("colwise_outputs", kLayer + kColwise + "\\.einsum", activation(r, Placement::shard(2))));
+  rules.push_back(rule("rowwise_outputs", kLayer + kRowwise + "\\.einsum",
+                       activation(r, Placement::partial())));
+  // The logits, the model output (its alias) and its tangent: vocab-sharded (loss parallel).
+  rules.push_back(rule("logits", "output\\.einsum(\\.alias)?|logits\\.tangent",
+                       activation(r, Placement::shard(2))));
+}
+
+// The backward, the mirror of the forward: input gradients as the forward's inputs (colwise:
+// partial before the reduce-scatter into the sequence-parallel stream), weight gradients summed
+// over the batch (Partial, reduce-scattered by FSDP) and sharded on tp as their weight.
+void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
+  const std::string bwd = kLayer + "bwd\\.";
+  rules.push_back(rule("residual_stream_grads", bwd + "(attention|ffn)_residual\\.grad(\\.alias)?",
+                       activation(r, Placement::shard(1))));
+  rules.push_back(rule("colwise_grad_inputs", bwd + kColwise + "\\.grad_input",
+                       activation(r, Placement::partial())));
+  rules.push_back(rule("rowwise_grad_inputs", bwd + kRowwise + "\\.grad_input",
+                       activation(r, Placement::shard(2))));
+  // grad_weight is [in, out] (the transposed weight): colwise out on tp is dim 1, rowwise in 0.
+  rules.push_back(rule("colwise_grad_weights", bwd + kColwise + "\\.grad_weight",
+                       gradient(r, Placement::shard(1))));
+  rules.push_back(rule("rowwise_grad_weights", bwd + kRowwise + "\\.grad_weight",
+                       gradient(r, Placement::shard(0))));
+  rules.push_back(
+      rule("output_grads", "bwd\\.output\\.grad_weight", gradient(r, Placement::shard(1))));
+  rules.push_back(
+      rule("output_grad_input", "bwd\\.output\\.grad_input", activation(r, Placement::partial())));
+}
+
 core::Result<Roles> roles_of(const std::vector<std::string>& names,
                              std::span<const std::int64_t> sizes) {
   Roles r;
@@ -112,47 +186,11 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
                                   std::to_string(config.n_heads) + ", n_kv_heads " +
                                   std::to_string(config.n_kv_heads) + ")");
   }
-  const std::string layer = "layers\\.\\d+\\.";
-  const Placement s0 = Placement::shard(0);
   PinSet out;
   out.source = std::string(kSource);
-  auto& rules = out.rules;
-  // Parameters: FSDP2 on dp_shard, TP styles on tp, Replicate on dp_replicate.
-  rules.push_back(
-      rule("attention.colwise", layer + "attention\\.(wq|wk|wv)\\.weight", parameter(r, s0)));
-  rules.push_back(rule("attention.rowwise", layer + "attention\\.wo\\.weight",
-                       parameter(r, Placement::shard(1))));
-  rules.push_back(
-      rule("feed_forward.colwise", layer + "feed_forward\\.(w1|w3)\\.weight", parameter(r, s0)));
-  rules.push_back(rule("feed_forward.rowwise", layer + "feed_forward\\.w2\\.weight",
-                       parameter(r, Placement::shard(1))));
-  rules.push_back(rule("norms", "(" + layer + "(attention_norm|ffn_norm)|norm)\\.weight",
-                       parameter(r, Placement::replicate())));
-  rules.push_back(rule("tok_embeddings", "tok_embeddings\\.weight", parameter(r, s0)));
-  rules.push_back(rule("output", "output\\.weight", parameter(r, s0)));
-  // Activations: batch-sharded on the data-parallel dims; with tp, sequence parallel between
-  // the blocks, colwise outputs sharded on their last dim, rowwise outputs partial.
-  // The data loader shards the batch over every data-parallel dim (torchtitan's `batch` mesh).
-  rules.push_back(rule("tokens", "tokens", activation(r, Placement::replicate())));
-  rules.push_back(rule("residual_stream", layer + "(attention|ffn)_residual",
-                       activation(r, Placement::shard(1))));
-  // Its gradient in the backward: sequence parallel too (the mirror of the forward's layouts).
-  rules.push_back(rule("residual_stream_grads",
-                       layer + "bwd\\.(attention|ffn)_residual\\.grad(\\.alias)?",
-                       activation(r, Placement::shard(1))));
-  if (r.tp) {
-    rules.push_back(rule("sequence_parallel_norms",
-                         "(" + layer + "(attention_norm|ffn_norm)|norm)\\.to_bf16",
-                         activation(r, Placement::shard(1))));
-    rules.push_back(rule("colwise_outputs",
-                         layer + "(attention\\.(wq|wk|wv)|feed_forward\\.(w1|w3))\\.einsum",
-                         activation(r, Placement::shard(2))));
-    rules.push_back(rule("rowwise_outputs", layer + "(attention\\.wo|feed_forward\\.w2)\\.einsum",
-                         activation(r, Placement::partial())));
-    // The logits, the model output (its alias) and its tangent: vocab-sharded.
-    rules.push_back(rule("loss_parallel", "output\\.einsum(\\.alias)?|logits\\.tangent",
-                         activation(r, Placement::shard(2))));
-  }
+  add_parameter_rules(r, out.rules);
+  add_forward_rules(r, out.rules);
+  add_backward_rules(r, out.rules);
   return out;
 }
 

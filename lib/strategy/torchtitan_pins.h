@@ -4,12 +4,17 @@
 //
 //   dp_shard (or dp)  FSDP2: every parameter Shard(0); where TP already shards dim 0 (colwise
 //                     weights, embedding, output) _StridedShard(0, sf = tp size) when dp_shard
-//                     comes before tp, as FSDP2 writes it; activations batch-sharded, S(0)
-//   dp_replicate      HSDP replicas: parameters Replicate; activations S(0)
+//                     comes before tp, as FSDP2 writes it; tokens, activations and input
+//                     gradients batch-sharded S(0), weight gradients Partial (FSDP's
+//                     reduce-scatter follows); the linears' and the embedding's outputs pinned
+//                     batch-sharded is what makes FSDP gather each weight before its op
+//   dp_replicate      HSDP replicas: parameters Replicate; the rest as dp_shard
 //   tp                ColwiseParallel wq/wk/wv/w1/w3 (weight S(0), output S(-1)), RowwiseParallel
 //                     wo/w2 (weight S(1), output Partial before its reduce-scatter), sequence
-//                     parallel residual stream and norm outputs (S(1)), norm weights Replicate,
-//                     embedding and output weights vocab-sharded S(0), loss-parallel logits S(2)
+//                     parallel residual stream (and its gradient) and norm outputs (S(1)), norm
+//                     weights Replicate, embedding and output weights vocab-sharded S(0), the
+//                     embedding's output Partial, loss-parallel logits S(2), and the backward
+//                     linears as the mirror of the forward
 //   cp                not supported yet (kUnsupported)
 //
 //   auto pins = torchtitan_pins({"dp_shard", "tp"}, {4, 2}, llama3_config).value();

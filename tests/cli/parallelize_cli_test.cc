@@ -99,6 +99,9 @@ TEST_CASE("dtplan plan --parallelize torchtitan: FSDP2 and TP placements on dp_s
   // Activations: batch on dp_shard, sequence parallel residual, colwise out S(2), rowwise P.
   CHECK(p.at("layers.0.ffn_residual") == "S(0),S(1)");
   CHECK(p.at("layers.0.bwd.ffn_residual.grad") == "S(0),S(1)");
+  CHECK(p.at("layers.0.bwd.attention.wq.grad_weight") == "P(sum),S(1)");
+  CHECK(p.at("layers.0.bwd.attention.wo.grad_input") == "S(0),S(2)");
+  CHECK(p.at("tok_embeddings.embedding") == "S(0),P(sum)");
   CHECK(p.at("layers.0.attention.wq.einsum") == "S(0),S(2)");
   CHECK(p.at("layers.0.attention.wo.einsum") == "S(0),P(sum)");
   CHECK(p.at("output.einsum") == "S(0),S(2)");

@@ -36,16 +36,19 @@ std::map<std::string, std::string> compiled(const std::vector<std::string>& name
 
 TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations by batch") {
   const auto p = compiled({"dp"}, {8});
-  CHECK(p == std::map<std::string, std::string>{{"attention.colwise", "S(0)"},
-                                                {"attention.rowwise", "S(0)"},
-                                                {"feed_forward.colwise", "S(0)"},
-                                                {"feed_forward.rowwise", "S(0)"},
-                                                {"norms", "S(0)"},
-                                                {"tok_embeddings", "S(0)"},
-                                                {"output", "S(0)"},
-                                                {"tokens", "S(0)"},
-                                                {"residual_stream", "S(0)"},
-                                                {"residual_stream_grads", "S(0)"}});
+  std::map<std::string, std::string> expected;
+  for (const char* name :
+       {"attention.colwise", "attention.rowwise", "feed_forward.colwise", "feed_forward.rowwise",
+        "norms", "tok_embeddings", "output", "tokens", "embedding", "residual_stream",
+        "norm_outputs", "colwise_outputs", "rowwise_outputs", "logits", "residual_stream_grads",
+        "colwise_grad_inputs", "rowwise_grad_inputs", "output_grad_input"}) {
+    expected[name] = "S(0)";
+  }
+  // Weight gradients are summed over the batch before FSDP's reduce-scatter.
+  for (const char* name : {"colwise_grad_weights", "rowwise_grad_weights", "output_grads"}) {
+    expected[name] = "P(sum)";
+  }
+  CHECK(p == expected);
 }
 
 TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share dim 0") {
@@ -60,10 +63,16 @@ TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share di
   CHECK(p.at("tokens") == "S(0),S(0),R");
   CHECK(p.at("residual_stream") == "S(0),S(0),S(1)");
   CHECK(p.at("residual_stream_grads") == "S(0),S(0),S(1)");
-  CHECK(p.at("sequence_parallel_norms") == "S(0),S(0),S(1)");
+  CHECK(p.at("norm_outputs") == "S(0),S(0),S(1)");
   CHECK(p.at("colwise_outputs") == "S(0),S(0),S(2)");
   CHECK(p.at("rowwise_outputs") == "S(0),S(0),P(sum)");
-  CHECK(p.at("loss_parallel") == "S(0),S(0),S(2)");
+  CHECK(p.at("logits") == "S(0),S(0),S(2)");
+  CHECK(p.at("embedding") == "S(0),S(0),P(sum)");
+  CHECK(p.at("colwise_grad_inputs") == "S(0),S(0),P(sum)");
+  CHECK(p.at("rowwise_grad_inputs") == "S(0),S(0),S(2)");
+  CHECK(p.at("colwise_grad_weights") == "P(sum),P(sum),S(1)");
+  CHECK(p.at("rowwise_grad_weights") == "P(sum),P(sum),S(0)");
+  CHECK(p.at("output_grads") == "P(sum),P(sum),S(1)");
   // tp before dp_shard: plain Shard(0) on both already splits tp first.
   CHECK(compiled({"tp", "dp_shard"}, {2, 4}).at("attention.colwise") == "S(0),S(0)");
 }
