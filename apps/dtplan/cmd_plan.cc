@@ -5,7 +5,12 @@
 //               [--layers N] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
 //               [--gap G] [--threads N] [--bound-fixing auto|on|off] [--out plan.json]
-//               [--json]
+//               [--parallelize torchtitan|FILE] [--compare-optimal] [--json]
+//
+// --parallelize: a user's parallel plan as pins (strategy/pin_rules.h, docs/parallelize.md):
+// FILE holds pin rules; `torchtitan` compiles torchtitan's parallelize_llama for the mesh's dim
+// names to the same rules. Everything not pinned is chosen optimally. --compare-optimal also
+// solves without the pins and prints both plans' step cost and peak memory with their ratios.
 //
 // --gap: the exact solver stops once its plan costs at most G x its cost above the lower bound
 // (optimal stays false unless proven); 0, the default, proves the optimum.
@@ -33,6 +38,7 @@
 #include "core/limits.h"
 #include "core/output_file.h"
 #include "core/strings.h"
+#include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
 #include "graph/model_io.h"
@@ -44,7 +50,9 @@
 #include "plan/plan.h"
 #include "plan/plan_io.h"
 #include "solve/solver.h"
+#include "strategy/pin_rules_io.h"
 #include "strategy/plan_model.h"
+#include "strategy/torchtitan_pins.h"
 
 namespace dtplan::cli {
 
@@ -63,10 +71,52 @@ struct Options {
   std::int32_t threads = 0;
   std::string bound_fixing = "auto";
   std::string out;
+  std::string parallelize;
+  bool compare_optimal = false;
   bool json = false;
 };
 
-core::Result<strategy::ModelPlan> run_plan(const Options& o) {
+// The pinned plan and, with --compare-optimal, the free optimum beside it.
+struct PlanRun {
+  strategy::ModelPlan plan;
+  strategy::PinSet pins;
+  std::optional<strategy::ModelPlan> optimal;
+};
+
+// The pin rules of --parallelize for a mesh with dims `names` (empty when not given).
+core::Result<strategy::PinSet> load_pins(const Options& o, const std::vector<std::string>& names,
+                                         std::span<const std::int64_t> sizes,
+                                         const graph::Model& model) {
+  if (o.parallelize.empty()) {
+    if (o.compare_optimal) {
+      return core::Error::bad_input("--compare-optimal: needs --parallelize (a plan to compare)");
+    }
+    return strategy::PinSet{};
+  }
+  if (o.parallelize == "torchtitan") {
+    if (!model.llama3) {
+      return core::Error::unsupported(
+          "--parallelize torchtitan: needs a llama3 builder model (torchtitan's "
+          "parallelize_llama)");
+    }
+    return strategy::torchtitan_pins(names, sizes, *model.llama3);
+  }
+  const std::string source = "--parallelize " + o.parallelize;
+  auto text = core::read_text_file(o.parallelize, "pin-rule file");
+  if (!text.ok()) return text.error().with_context("--parallelize");
+  return strategy::parse_pin_rules(*text, source, names);
+}
+
+std::vector<std::string> mesh_dim_names(const mesh::DeviceMesh& mesh) {
+  std::vector<std::string> names;
+  for (int d = 0; d < mesh.ndim(); ++d) {
+    const std::string name = mesh.dim_name(mesh::MeshDim{static_cast<std::int8_t>(d)});
+    names.push_back(name.empty() ? std::to_string(d) : name);
+  }
+  return names;
+}
+
+core::Result<PlanRun> run_plan(const Options& o) {
   if (o.model.empty()) return core::Error::bad_input("--model: required (a model file)");
   if (o.mesh.empty()) return core::Error::bad_input("--mesh: required (a mesh file)");
   const graph::ModelOverrides overrides{.layers = o.layers};
@@ -106,7 +156,18 @@ core::Result<strategy::ModelPlan> run_plan(const Options& o) {
   DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_arg(hardware, "--hardware"));
   DTPLAN_TRY(graph::Model model, graph::load_model(o.model, overrides));
   if (model.graph.name().empty()) model.graph.set_name(model.name);
-  return strategy::plan_graph(model.graph, loaded.root, profile, options);
+  PlanRun run;
+  DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
+  // The free optimum of --compare-optimal sees the same options as the pinned plan.
+  options.enumerate.strided_params = strategy::uses_strided_shard(run.pins);
+  strategy::ModelPlanOptions pinned = options;
+  pinned.pins = run.pins;
+  DTPLAN_TRY(run.plan, strategy::plan_graph(model.graph, loaded.root, profile, pinned));
+  if (o.compare_optimal) {
+    options.pins = strategy::data_layout_pins(run.plan.plan, "--compare-optimal");
+    DTPLAN_TRY(run.optimal, strategy::plan_graph(model.graph, loaded.root, profile, options));
+  }
+  return run;
 }
 
 std::string dim_names(const plan::Plan& plan, std::span<const std::int32_t> dims) {
@@ -277,18 +338,78 @@ Json plan_json(const strategy::ModelPlan& mp) {
   return j;
 }
 
+// pinned / optimal, 0 when the optimum is 0.
+double ratio(double pinned, double optimal) { return optimal > 0 ? pinned / optimal : 0.0; }
+
+// The rules of --parallelize with the nodes each pinned.
+Json pins_json(const PlanRun& run) {
+  Json rules = Json::array();
+  const std::vector<std::int64_t>& matched = run.plan.stats.pin_matches;
+  for (std::size_t r = 0; r < run.pins.rules.size(); ++r) {
+    rules.push_back({{"name", run.pins.rules[r].name},
+                     {"match", run.pins.rules[r].pattern},
+                     {"nodes", r < matched.size() ? matched[r] : 0}});
+  }
+  return {{"source", run.pins.source}, {"rules", rules}};
+}
+
+// Step cost (per step, nothing overlapped) and peak memory of the pinned plan and the optimum.
+Json compare_json(const plan::Plan& pinned, const plan::Plan& optimal) {
+  auto side = [](const plan::Plan& p) {
+    return Json{{"total_us", p.cost.total_us},
+                {"peak_bytes_per_rank", p.memory.peak_bytes_per_rank}};
+  };
+  return {{"pinned", side(pinned)},
+          {"optimal", side(optimal)},
+          {"step_time_ratio", ratio(pinned.cost.total_us, optimal.cost.total_us)},
+          {"memory_ratio", ratio(static_cast<double>(pinned.memory.peak_bytes_per_rank),
+                                 static_cast<double>(optimal.memory.peak_bytes_per_rank))}};
+}
+
+std::string pins_text(const PlanRun& run) {
+  core::TextTable t(
+      {{"rule", "", core::Align::kLeft}, {"match", "", core::Align::kLeft}, {"nodes", ""}},
+      "pinned by " + run.pins.source);
+  const std::vector<std::int64_t>& matched = run.plan.stats.pin_matches;
+  for (std::size_t r = 0; r < run.pins.rules.size(); ++r) {
+    t.add_row({run.pins.rules[r].name, run.pins.rules[r].pattern,
+               std::to_string(r < matched.size() ? matched[r] : 0)});
+  }
+  return t.render();
+}
+
+std::string compare_text(const plan::Plan& pinned, const plan::Plan& optimal) {
+  core::TextTable t({{"plan", "", core::Align::kLeft}, {"total", "us"}, {"peak", "GiB"}},
+                    "pinned plan against the free optimum (per step, nothing overlapped)");
+  t.add_row({"pinned", fixed(pinned.cost.total_us), gib(pinned.memory.peak_bytes_per_rank)});
+  t.add_row({"optimal", fixed(optimal.cost.total_us), gib(optimal.memory.peak_bytes_per_rank)});
+  t.add_row({"ratio", fixed(ratio(pinned.cost.total_us, optimal.cost.total_us), 3),
+             fixed(ratio(static_cast<double>(pinned.memory.peak_bytes_per_rank),
+                         static_cast<double>(optimal.memory.peak_bytes_per_rank)),
+                   3)});
+  return t.render();
+}
+
 int run(const Options& o) {
   auto planned = run_plan(o);
   if (!planned.ok()) return report("plan", planned.error());
+  const strategy::ModelPlan& mp = planned->plan;
   if (!o.out.empty()) {
-    auto saved = core::write_output_file(o.out, plan::plan_to_json(planned->plan), "--out");
+    auto saved = core::write_output_file(o.out, plan::plan_to_json(mp.plan), "--out");
     if (!saved.ok()) return report("plan", saved.error());
   }
   if (o.json) {
-    print_json(plan_json(*planned));
-  } else {
-    print_text(header_text(*planned) + ops_text(planned->plan) + summary_text(*planned));
+    Json j = plan_json(mp);
+    if (!planned->pins.empty()) j["parallelize"] = pins_json(*planned);
+    if (planned->optimal) j["compare_optimal"] = compare_json(mp.plan, planned->optimal->plan);
+    print_json(j);
+    return 0;
   }
+  std::string text = header_text(mp);
+  if (!planned->pins.empty()) text += pins_text(*planned);
+  text += ops_text(mp.plan) + summary_text(mp);
+  if (planned->optimal) text += compare_text(mp.plan, planned->optimal->plan);
+  print_text(text);
   return 0;
 }
 
@@ -324,6 +445,11 @@ Action setup_plan(CLI::App& app) {
                  "Exact solver: drop labels an LP bound proves useless first (auto | on | off)")
       ->capture_default_str();
   app.add_option("--out", o->out, "Write the whole plan (ops, redistributions) as JSON here");
+  app.add_option("--parallelize", o->parallelize,
+                 "Pin a parallel plan: torchtitan (parallelize_llama by the mesh's dim names) or "
+                 "a pin-rule JSON file; the rest is chosen optimally");
+  app.add_flag("--compare-optimal", o->compare_optimal,
+               "With --parallelize: also solve without the pins and print both with the ratios");
   add_json_flag(app, o->json);
   return [o] { return run(*o); };
 }

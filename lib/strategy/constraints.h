@@ -34,10 +34,12 @@
 
 namespace dtplan::strategy {
 
-// Output 0 of `node` must be laid out as `placements`.
+// Output 0 of `node` must be laid out as `placements`, or, when `strategy` >= 0, the node takes
+// exactly that strategy (placements unused).
 struct NodePin {
   graph::NodeId node = graph::kNoNode;
   Placements placements;
+  std::int32_t strategy = -1;
   bool operator==(const NodePin&) const = default;
 };
 

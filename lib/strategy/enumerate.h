@@ -36,6 +36,12 @@ struct EnumerateOptions {
   // also offer, for every split factor sf found on a _StridedShard of any producer option, a
   // variant of each sharded row with every Shard(d) of the row replaced by _StridedShard(d, sf).
   bool strided_mm = false;
+  // Parameters and their gradients (leaves and aliases) also offer, after their R/S options,
+  // each option that shards one tensor dim d over two mesh dims i < j with mesh dim j splitting
+  // first: _StridedShard(d, size_j) on i and Shard(d) on j. This is FSDP2's layout of a weight
+  // TP already shards on d (torchtitan's colwise weights, embedding and output); its FSDP
+  // all-gather on i yields the TP-local shard. On for plans pinned to such placements.
+  bool strided_params = false;
   // SDPA FLOPs: false counts every (query, key) pair, as FlopCounterMode (hence AutoParallel's
   // compute cost) does; true counts only the pairs an is_causal mask keeps.
   bool causal_attention_flops = false;

@@ -76,6 +76,8 @@ core::Result<GraphStrategies> enumerate_graph(const graph::Graph& graph,
       for (const graph::TensorMeta& m : inputs) put_meta(key, m);
       put(key, static_cast<std::uint32_t>(node.outputs.size()));
       for (const graph::TensorMeta& m : node.outputs) put_meta(key, m);
+      // Strided leaf options depend on the role (parameters and gradients only).
+      if (options.strided_params) put(key, static_cast<std::uint8_t>(node.role));
       if (reads) {
         for (graph::NodeId p : node.inputs) {
           put(key, out.index_[static_cast<std::size_t>(graph::index_of(p))]);

@@ -53,11 +53,23 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
   EdgeCoster coster(std::move(planner), std::move(helpers));
   Constraints constraints = default_constraints(graph, strategies, sizes.size());
   constraints.memory_limit_bytes = options.memory_limit_bytes;
+  PinMatch pinned;
+  if (!options.pins.empty()) {
+    DTPLAN_TRY(pinned, apply_pin_rules(graph, strategies, options.pins, constraints));
+  }
   DTPLAN_TRY(SelectionProblem sp, export_problem(graph, strategies, constraints, coster,
                                                  ExportOptions{options.followers}));
+  if (!options.pins.empty()) {
+    DTPLAN_CHECK(check_pin_conflicts(sp.problem, sp.graph_node, pinned, options.pins));
+  }
   const auto t2 = Clock::now();
 
-  DTPLAN_TRY(solve::Solution solution, solver->solve(sp.problem, options.solve));
+  auto solved = solver->solve(sp.problem, options.solve);
+  if (!solved.ok() && !options.pins.empty() &&
+      solved.error().kind == core::ErrorKind::kUnsupported) {
+    return pin_infeasible(solved.error(), pinned, options.pins);
+  }
+  DTPLAN_TRY(solve::Solution solution, std::move(solved));
   const auto t3 = Clock::now();
 
   DTPLAN_TRY(std::vector<std::int32_t> choice, map_solution(sp, solution.labels));
@@ -69,6 +81,7 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
     DTPLAN_TRY(FuseResult fused, fuse_chained_allgathers(out.plan, graph, coster));
     out.stats.fused_allgathers = fused.fused;
   }
+  out.stats.pin_matches = pinned.matched;
   const auto t4 = Clock::now();
 
   out.plan.solver = {std::string(solver->name()),

@@ -17,6 +17,7 @@
 //   plan::Plan p = plan_model(model.graph, mesh.root, profile, {}).value();
 //   p.solver.optimal && p.cost.total_us == p.solver.objective_us (up to rounding)
 //
+// With options.pins, step 2 adds the rules' pins (pin_rules.h) and errors name the rule.
 // Errors: kBadInput (unknown solver or cost model, a graph the strategies reject), kUnsupported
 // (infeasible: a memory limit below the minimum, whose message gives the minimum per rank; a
 // pin no strategy meets), kBackendMissing ("ilp" without CBC).
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "cost/hardware.h"
@@ -33,6 +35,7 @@
 #include "redist/cost_model.h"
 #include "solve/solver.h"
 #include "strategy/enumerate.h"
+#include "strategy/pin_rules.h"
 #include "strategy/selection_problem.h"
 
 namespace dtplan::strategy {
@@ -56,6 +59,9 @@ struct ModelPlanOptions {
   // has elimination width 5-6 over ~15 labels, and one large message is far cheaper than
   // branch-and-bound over a conditioned cutset (8B on 8x8: minutes -> seconds).
   solve::SolveOptions solve = default_solve_options();
+  // A user's plan (--parallelize): hard pins on the nodes its rules match, replacing the default
+  // pins there; empty: the free optimum.
+  PinSet pins;
 };
 
 // Where the time went and how big the problem was.
@@ -70,6 +76,7 @@ struct PlanStats {
   std::int64_t pairs_priced = 0;    // distinct (source, target) specs planned
   std::int64_t matrices_built = 0;  // distinct edge matrices
   std::int64_t fused_allgathers = 0;
+  std::vector<std::int64_t> pin_matches;  // per ModelPlanOptions::pins rule: the nodes it pinned
 };
 
 struct ModelPlan {

@@ -131,7 +131,13 @@ struct Builder {
     for (const NodePin& pin : constraints.pins) {
       const NodeIndex v = index(pin.node);
       if (v < 0) continue;
-      auto labels = labels_with(op_of(v), pin.placements);
+      auto labels = pin.strategy >= 0 ? std::vector<LabelIndex>{pin.strategy}
+                                      : labels_with(op_of(v), pin.placements);
+      if (pin.strategy >= static_cast<std::int32_t>(op_of(v).size())) {
+        return core::Error::unsupported(graph::node_label(graph.node(pin.node).name) +
+                                        ": no strategy " + std::to_string(pin.strategy) +
+                                        " (it has " + std::to_string(op_of(v).size()) + ")");
+      }
       if (labels.empty()) {
         return core::Error::unsupported(graph::node_label(graph.node(pin.node).name) +
                                         ": no strategy lays output 0 out as " +

@@ -16,7 +16,8 @@
 //                 options the follower lacks are forbidden, AutoParallel #420), or, when the
 //                 tied node already follows its producer, an edge (slot = its input count + k)
 //                 that is 0 on equal placements and +inf elsewhere
-//   pins          the strategies whose output 0 has the pinned placements
+//   pins          the strategies whose output 0 has the pinned placements, or the one pinned
+//                 strategy index
 //   memory row    "parameters" (default: Σ parameter bytes <= Σ of each parameter's minimum over
 //                 its allowed strategies, AutoParallel's default budget; pinned parameters are
 //                 left out, #475) or "memory" (with a limit: parameters + gradients + optimizer

@@ -96,6 +96,8 @@ const std::vector<Row> kFlags = {
     {"plan", "--threads", Kind::kInteger},
     {"plan", "--bound-fixing", Kind::kText},
     {"plan", "--out", Kind::kText},
+    {"plan", "--parallelize", Kind::kText},
+    {"plan", "--compare-optimal", Kind::kSwitch},
     {"plan", "--json", Kind::kSwitch},
 
     {"simulate", "--plan", Kind::kText},

@@ -6,10 +6,34 @@
 //
 //   [16,8192,4096] on 8x8: 16 combinations, S(0),S(0) invalid (16 -> 2 < 8): 15 options.
 
+#include <optional>
+
 #include "graph/op_kind.h"
 #include "strategy/ops/ops.h"
 
 namespace dtplan::strategy::ops {
+
+namespace {
+
+// EnumerateOptions::strided_params: the layout of `p` with the later of the two mesh dims that
+// shard one tensor dim splitting first, or nothing when no tensor dim has exactly two.
+// Example: S(0),S(0) on (2,4) -> _S(0,4),S(0).
+std::optional<Placements> strided_variant(const Placements& p, std::span<const std::int64_t> mesh) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!p[i].is_shard()) continue;
+    std::vector<std::size_t> same;
+    for (std::size_t j = i + 1; j < p.size(); ++j) {
+      if (p[j].is_shard_like() && p[j].dim() == p[i].dim()) same.push_back(j);
+    }
+    if (same.size() != 1) continue;
+    Placements out = p;
+    out[i] = Placement::strided_shard(p[i].dim(), mesh[same[0]]);
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 core::Result<RuleOutput> leaf_rule(const OpContext& ctx) {
   const bool alias = ctx.node.op == graph::OpKind::kAlias;
@@ -19,7 +43,16 @@ core::Result<RuleOutput> leaf_rule(const OpContext& ctx) {
     return core::Error::bad_input("field 'outputs': a leaf has one output, got " +
                                   std::to_string(ctx.num_outputs()));
   }
-  for (Placements& p : leaf_options(ctx.out_shape(0), ctx.mesh)) {
+  std::vector<Placements> options = leaf_options(ctx.out_shape(0), ctx.mesh);
+  const bool strided = ctx.options.strided_params && (ctx.node.role == graph::Role::kParam ||
+                                                      ctx.node.role == graph::Role::kGrad);
+  if (strided) {
+    const std::size_t plain = options.size();
+    for (std::size_t k = 0; k < plain; ++k) {
+      if (auto s = strided_variant(options[k], ctx.mesh)) options.push_back(std::move(*s));
+    }
+  }
+  for (Placements& p : options) {
     out.candidates.push_back(uniform_candidate(p, 1, ctx.num_inputs()));
   }
   return out;

@@ -2,7 +2,7 @@
 """Writes the malformed-input corpus of tests/cli/malformed_inputs_test.cc.
 
 Run from anywhere: `python3 tests/data/malformed/generate.py`. It rewrites the files under
-tests/data/malformed/ (mesh/, hardware/, model/, plan/, nccl/) and cases.tsv, deterministically.
+tests/data/malformed/ (mesh/, hardware/, model/, plan/, nccl/, pins/) and cases.tsv, deterministically.
 
 cases.tsv has one case per line, tab-separated:
     CODE    NEEDLES    ARGS
@@ -528,8 +528,9 @@ def strict_json_cases():
                                                ["field 'name'", "U+0007"], hardware_commands)
     doc = load_h100()
     doc["notes"].append("a note\nwith a second line")
+    last_note = f"field 'notes[{len(doc['notes']) - 1}]'"  # the profile's note count may grow
     docs[("hardware", "control_char_note")] = (json.dumps(doc, indent=2),
-                                               ["field 'notes[4]'", "U+000A"], hardware_commands)
+                                               [last_note, "U+000A"], hardware_commands)
 
     def model_commands(path):
         yield 2, [os.path.basename(path)], (f"plan --model {path} --mesh configs/meshes/8x8.json "
@@ -718,6 +719,63 @@ def plan_readback_cases():
                   else "Ring"))
 
 
+# ---- pin-rule files: `dtplan plan --parallelize F` (docs/parallelize.md) ---------------------
+def pin_cases():
+    def commands(path):
+        yield 2, ["--parallelize", os.path.basename(path)], (
+            f"plan --model configs/models/llama3-tiny.json --mesh configs/meshes/2x2.json "
+            f"--parallelize {path}")
+    broken_json("pins", commands)
+    wq = r"layers\\.0\\.attention\\.wq\\.weight"  # JSON text of the regex layers\.0\...
+    rule = '{"name": "wq", "match": "' + wq + '", '
+    semantic = {
+        # name: (exit code, needles, document)
+        "not_object": (2, ["expected an object"], '[{"name": "wq"}]'),
+        "unknown_top_field": (2, ["field 'pins'"], '{"pins": []}'),
+        "no_rules": (2, ["field 'rules': empty"], '{"rules": []}'),
+        "rule_not_object": (2, ["field 'rules[0]': expected an object"], '{"rules": [1]}'),
+        "no_name": (2, ["field 'rules[0].name'"], '{"rules": [{"match": "x", "strategy": 0}]}'),
+        "duplicate_name": (2, ["named twice"],
+                           '{"rules": [' + rule + '"strategy": 0}, ' + rule + '"strategy": 1}]}'),
+        "unknown_field": (2, ["rule 'wq'", "unknown field 'rank'"],
+                          '{"rules": [' + rule + '"placements": "R,R", "rank": 1}]}'),
+        "no_match": (2, ["rule 'w'", "field 'match'"],
+                     '{"rules": [{"name": "w", "placements": "R,R"}]}'),
+        "both_kinds": (2, ["rule 'wq'", "exactly one"],
+                       '{"rules": [' + rule + '"placements": "R,R", "strategy": 0}]}'),
+        "neither_kind": (2, ["rule 'wq'", "exactly one"], '{"rules": [' + rule[:-2] + '}]}'),
+        "bad_placement": (2, ["rule 'wq'", "'Q'"],
+                          '{"rules": [' + rule + '"placements": "S(0),Q"}]}'),
+        "placement_count": (2, ["rule 'wq'", "have 1 entries"],
+                            '{"rules": [' + rule + '"placements": "S(0)"}]}'),
+        "placement_not_string": (2, ["rule 'wq'", "field 'placements'"],
+                                 '{"rules": [' + rule + '"placements": 7}]}'),
+        "shard_order_suffix": (2, ["rule 'wq'", "shard-order suffix"],
+                               '{"rules": [' + rule + '"placements": "S(0)[1],S(0)[0]"}]}'),
+        "unknown_dim": (2, ["rule 'wq'", "unknown mesh dim 'cp'"],
+                        '{"rules": [' + rule + '"placements": {"cp": "S(0)"}}]}'),
+        "dim_not_string": (2, ["rule 'wq'", "placements.tp"],
+                           '{"rules": [' + rule + '"placements": {"tp": 0}}]}'),
+        "negative_strategy": (2, ["rule 'wq'", "field 'strategy'"],
+                              '{"rules": [' + rule + '"strategy": -1}]}'),
+        "strategy_range": (2, ["rule 'wq'", "has 9 strategies"],
+                           '{"rules": [' + rule + '"strategy": 9}]}'),
+        "regex_syntax": (2, ["rule 'r'", "does not compile"],
+                         '{"rules": [{"name": "r", "match": "(", "strategy": 0}]}'),
+        "regex_matches_nothing": (2, ["rule 'r'", "matches no op"],
+                                  '{"rules": [{"name": "r", "match": "wq", "strategy": 0}]}'),
+        "placement_not_offered": (3, ["rule 'wq'", "cannot be laid out"],
+                                  '{"rules": [' + rule + '"placements": "S(5),R"}]}'),
+        "two_pins_one_node": (3, ["rule 'b'", "rule 'wq'"],
+                              '{"rules": [' + rule + '"placements": "R,R"}, {"name": "b", '
+                              '"match": "' + wq + '", "placements": "S(0),R"}]}'),
+    }
+    for name, (code, needles, text) in sorted(semantic.items()):
+        path = write("pins", f"{name}.json", text)
+        for _, file_needles, args in commands(path):
+            case(code, file_needles + needles, args)
+
+
 def main():
     mesh_cases()
     hardware_cases()
@@ -729,6 +787,7 @@ def main():
     oversize_cases()
     numeric_flag_cases()
     plan_readback_cases()
+    pin_cases()
     with open(os.path.join(HERE, "cases.tsv"), "w", encoding="utf-8", newline="\n") as f:
         f.write("# Generated by generate.py (see there): CODE<TAB>NEEDLES<TAB>ARGS\n")
         for code, needles, args in cases:

@@ -1,0 +1,197 @@
+#include "strategy/torchtitan_pins.h"
+
+#include <optional>
+
+namespace dtplan::strategy {
+
+namespace {
+
+using placement::Placement;
+
+constexpr std::string_view kSource = "--parallelize torchtitan";
+
+// Where each role sits on the mesh (nullopt: absent) and the dims' sizes.
+struct Roles {
+  std::optional<std::size_t> replicate, shard, tp;
+  std::span<const std::int64_t> sizes;
+  std::size_t ndim = 0;
+
+  [[nodiscard]] std::int64_t tp_size() const { return tp ? sizes[*tp] : 1; }
+};
+
+// The placements of a parameter that TP lays out as `tp`: FSDP2's Shard(0) on dp_shard, strided
+// where tp shards dim 0 too and splits first (dp_shard before tp).
+Placements parameter(const Roles& r, Placement tp) {
+  Placements out(r.ndim, Placement::replicate());
+  if (r.tp) out[*r.tp] = tp;
+  if (r.shard) {
+    const bool strided = r.tp && tp == Placement::shard(0) && *r.shard < *r.tp;
+    out[*r.shard] = strided ? Placement::strided_shard(0, r.tp_size()) : Placement::shard(0);
+  }
+  return out;
+}
+
+// The placements of an activation: batch on the data-parallel dims, `tp` on tp.
+Placements activation(const Roles& r, Placement tp) {
+  Placements out(r.ndim, Placement::replicate());
+  if (r.replicate) out[*r.replicate] = Placement::shard(0);
+  if (r.shard) out[*r.shard] = Placement::shard(0);
+  if (r.tp) out[*r.tp] = tp;
+  return out;
+}
+
+PinRule rule(std::string name, std::string pattern, Placements placements) {
+  return {std::move(name), std::move(pattern), PinKind::kPlacements, std::move(placements), 0};
+}
+
+const std::string kLayer = "layers\\.\\d+\\.";
+const std::string kColwise = "(attention\\.(wq|wk|wv)|feed_forward\\.(w1|w3))";
+const std::string kRowwise = "(attention\\.wo|feed_forward\\.w2)";
+
+// A gradient summed over the batch: Partial on the data-parallel dims, `tp` on tp.
+Placements gradient(const Roles& r, Placement tp) {
+  Placements out(r.ndim, Placement::replicate());
+  if (r.replicate) out[*r.replicate] = Placement::partial();
+  if (r.shard) out[*r.shard] = Placement::partial();
+  if (r.tp) out[*r.tp] = tp;
+  return out;
+}
+
+// Parameters: FSDP2 on dp_shard, TP styles on tp, Replicate on dp_replicate.
+void add_parameter_rules(const Roles& r, std::vector<PinRule>& rules) {
+  const Placement s0 = Placement::shard(0);
+  const Placement s1 = Placement::shard(1);
+  rules.push_back(
+      rule("attention.colwise", kLayer + "attention\\.(wq|wk|wv)\\.weight", parameter(r, s0)));
+  rules.push_back(rule("attention.rowwise", kLayer + "attention\\.wo\\.weight", parameter(r, s1)));
+  rules.push_back(
+      rule("feed_forward.colwise", kLayer + "feed_forward\\.(w1|w3)\\.weight", parameter(r, s0)));
+  rules.push_back(
+      rule("feed_forward.rowwise", kLayer + "feed_forward\\.w2\\.weight", parameter(r, s1)));
+  rules.push_back(rule("norms", "(" + kLayer + "(attention_norm|ffn_norm)|norm)\\.weight",
+                       parameter(r, Placement::replicate())));
+  rules.push_back(rule("tok_embeddings", "tok_embeddings\\.weight", parameter(r, s0)));
+  rules.push_back(rule("output", "output\\.weight", parameter(r, s0)));
+}
+
+// The forward: batch-sharded on the data-parallel dims (FSDP all-gathers a weight before its
+// op uses it, so every linear and the embedding compute on whole TP-local weights); with tp,
+// sequence parallel between the blocks, colwise outputs sharded on their last dim, rowwise
+// outputs partial until their reduce-scatter, the embedding's output partial (vocab-parallel).
+void add_forward_rules(const Roles& r, std::vector<PinRule>& rules) {
+  // The data loader shards the batch over every data-parallel dim (torchtitan's `batch` mesh).
+  rules.push_back(rule("tokens", "tokens", activation(r, Placement::replicate())));
+  rules.push_back(
+      rule("embedding", "tok_embeddings\\.embedding", activation(r, Placement::partial())));
+  rules.push_back(rule("residual_stream", kLayer + "(attention|ffn)_residual",
+                       activation(r, Placement::shard(1))));
+  rules.push_back(rule("norm_outputs", "(" + kLayer + "(attention_norm|ffn_norm)|norm)\\.to_bf16",
+                       activation(r, Placement::shard(1))));
+  rules.push_back(
+      rule("colwise_outputs", kLayer + kColwise + "\\.einsum", activation(r, Placement::shard(2))));
+  rules.push_back(rule("rowwise_outputs", kLayer + kRowwise + "\\.einsum",
+                       activation(r, Placement::partial())));
+  // The logits, the model output (its alias) and its tangent: vocab-sharded (loss parallel).
+  rules.push_back(rule("logits", "output\\.einsum(\\.alias)?|logits\\.tangent",
+                       activation(r, Placement::shard(2))));
+}
+
+// The backward, the mirror of the forward: input gradients as the forward's inputs (colwise:
+// partial before the reduce-scatter into the sequence-parallel stream), weight gradients summed
+// over the batch (Partial, reduce-scattered by FSDP) and sharded on tp as their weight.
+void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
+  const std::string bwd = kLayer + "bwd\\.";
+  rules.push_back(rule("residual_stream_grads", bwd + "(attention|ffn)_residual\\.grad(\\.alias)?",
+                       activation(r, Placement::shard(1))));
+  rules.push_back(rule("colwise_grad_inputs", bwd + kColwise + "\\.grad_input",
+                       activation(r, Placement::partial())));
+  rules.push_back(rule("rowwise_grad_inputs", bwd + kRowwise + "\\.grad_input",
+                       activation(r, Placement::shard(2))));
+  // grad_weight is [in, out] (the transposed weight): colwise out on tp is dim 1, rowwise in 0.
+  rules.push_back(rule("colwise_grad_weights", bwd + kColwise + "\\.grad_weight",
+                       gradient(r, Placement::shard(1))));
+  rules.push_back(rule("rowwise_grad_weights", bwd + kRowwise + "\\.grad_weight",
+                       gradient(r, Placement::shard(0))));
+  rules.push_back(
+      rule("output_grads", "bwd\\.output\\.grad_weight", gradient(r, Placement::shard(1))));
+  rules.push_back(
+      rule("output_grad_input", "bwd\\.output\\.grad_input", activation(r, Placement::partial())));
+}
+
+core::Result<Roles> roles_of(const std::vector<std::string>& names,
+                             std::span<const std::int64_t> sizes) {
+  Roles r;
+  r.sizes = sizes;
+  r.ndim = names.size();
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    auto role = parse_mesh_role(names[d]);
+    if (!role.ok()) return role.error().with_context(kSource);
+    std::optional<std::size_t>* slot = nullptr;
+    switch (*role) {
+      case MeshRole::kDpReplicate:
+        slot = &r.replicate;
+        break;
+      case MeshRole::kDpShard:
+        slot = &r.shard;
+        break;
+      case MeshRole::kTp:
+        slot = &r.tp;
+        break;
+      case MeshRole::kCp:
+        return core::Error::unsupported(std::string(kSource) + ": mesh dim '" + names[d] +
+                                        "': context parallel (cp) is not supported yet");
+    }
+    if (slot->has_value()) {
+      return core::Error::bad_input(std::string(kSource) + ": mesh dim '" + names[d] +
+                                    "' repeats the role " + std::string(mesh_role_name(*role)));
+    }
+    *slot = d;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string_view mesh_role_name(MeshRole role) {
+  switch (role) {
+    case MeshRole::kDpReplicate:
+      return "dp_replicate";
+    case MeshRole::kDpShard:
+      return "dp_shard";
+    case MeshRole::kCp:
+      return "cp";
+    case MeshRole::kTp:
+      break;
+  }
+  return "tp";
+}
+
+core::Result<MeshRole> parse_mesh_role(std::string_view name) {
+  if (name == "dp_replicate") return MeshRole::kDpReplicate;
+  if (name == "dp_shard" || name == "dp") return MeshRole::kDpShard;
+  if (name == "cp") return MeshRole::kCp;
+  if (name == "tp") return MeshRole::kTp;
+  return core::Error::bad_input("mesh dim '" + std::string(name) +
+                                "' has no torchtitan role (dp_replicate, dp_shard or dp, cp, tp)");
+}
+
+core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
+                                     std::span<const std::int64_t> sizes,
+                                     const graph::Llama3Config& config) {
+  DTPLAN_TRY(const Roles r, roles_of(names, sizes));
+  const std::int64_t t = r.tp_size();
+  if (config.n_heads % t != 0 || config.n_kv_heads % t != 0) {
+    return core::Error::bad_input(std::string(kSource) + ": rule 'attention.colwise': tp size " +
+                                  std::to_string(t) + " does not divide the heads (n_heads " +
+                                  std::to_string(config.n_heads) + ", n_kv_heads " +
+                                  std::to_string(config.n_kv_heads) + ")");
+  }
+  PinSet out;
+  out.source = std::string(kSource);
+  add_parameter_rules(r, out.rules);
+  add_forward_rules(r, out.rules);
+  add_backward_rules(r, out.rules);
+  return out;
+}
+
+}  // namespace dtplan::strategy

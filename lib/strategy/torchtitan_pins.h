@@ -1,0 +1,52 @@
+#pragma once
+// torchtitan_pins(): torchtitan's parallelize_llama for LLaMA3 compiled to pin rules
+// (pin_rules.h), from the roles of the mesh's dim names (docs/parallelize.md has the table):
+//
+//   dp_shard (or dp)  FSDP2: every parameter Shard(0); where TP already shards dim 0 (colwise
+//                     weights, embedding, output) _StridedShard(0, sf = tp size) when dp_shard
+//                     comes before tp, as FSDP2 writes it; tokens, activations and input
+//                     gradients batch-sharded S(0), weight gradients Partial (FSDP's
+//                     reduce-scatter follows); the linears' and the embedding's outputs pinned
+//                     batch-sharded is what makes FSDP gather each weight before its op
+//   dp_replicate      HSDP replicas: parameters Replicate; the rest as dp_shard
+//   tp                ColwiseParallel wq/wk/wv/w1/w3 (weight S(0), output S(-1)), RowwiseParallel
+//                     wo/w2 (weight S(1), output Partial before its reduce-scatter), sequence
+//                     parallel residual stream (and its gradient) and norm outputs (S(1)), norm
+//                     weights Replicate, embedding and output weights vocab-sharded S(0), the
+//                     embedding's output Partial, loss-parallel logits S(2), and the backward
+//                     linears as the mirror of the forward
+//   cp                not supported yet (kUnsupported)
+//
+//   auto pins = torchtitan_pins({"dp_shard", "tp"}, {4, 2}, llama3_config).value();
+//   pins.rules[0].name == "attention.colwise", placements _S(0,2),S(0)
+//
+// Errors: a dim name with no torchtitan role or a role given twice (kBadInput); a tp size that
+// does not divide n_heads or n_kv_heads (kBadInput, naming rule 'attention.colwise'); a cp dim
+// (kUnsupported). Messages start with "--parallelize torchtitan".
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "graph/llama3_config.h"
+#include "strategy/pin_rules.h"
+
+namespace dtplan::strategy {
+
+// The mesh dim roles torchtitan names.
+enum class MeshRole : std::uint8_t { kDpReplicate, kDpShard, kCp, kTp };
+
+// "dp_replicate", "dp_shard", "cp", "tp".
+std::string_view mesh_role_name(MeshRole role);
+
+// The role of a dim name ("dp" is dp_shard); error (kBadInput) for any other name.
+core::Result<MeshRole> parse_mesh_role(std::string_view name);
+
+// @pre names.size() == sizes.size().
+core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
+                                     std::span<const std::int64_t> sizes,
+                                     const graph::Llama3Config& config);
+
+}  // namespace dtplan::strategy

@@ -1,0 +1,126 @@
+#include "strategy/torchtitan_pins.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "support/selection_testing.h"
+#include "support/strategy_testing.h"
+
+namespace dtplan::strategy::testing {
+
+namespace {
+
+graph::Llama3Config heads(std::int64_t n_heads, std::int64_t n_kv_heads) {
+  graph::Llama3Config c;
+  c.n_heads = n_heads;
+  c.n_kv_heads = n_kv_heads;
+  return c;
+}
+
+// Rule name -> placements text.
+std::map<std::string, std::string> compiled(const std::vector<std::string>& names,
+                                            const std::vector<std::int64_t>& sizes) {
+  auto pins = torchtitan_pins(names, sizes, heads(32, 8));
+  REQUIRE_MESSAGE(pins.ok(), pins.error().message);
+  CHECK(pins->source == "--parallelize torchtitan");
+  std::map<std::string, std::string> out;
+  for (const PinRule& r : pins->rules) {
+    CHECK(r.kind == PinKind::kPlacements);
+    out[r.name] = placement::format_placements(r.placements);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations by batch") {
+  const auto p = compiled({"dp"}, {8});
+  std::map<std::string, std::string> expected;
+  for (const char* name :
+       {"attention.colwise", "attention.rowwise", "feed_forward.colwise", "feed_forward.rowwise",
+        "norms", "tok_embeddings", "output", "tokens", "embedding", "residual_stream",
+        "norm_outputs", "colwise_outputs", "rowwise_outputs", "logits", "residual_stream_grads",
+        "colwise_grad_inputs", "rowwise_grad_inputs", "output_grad_input"}) {
+    expected[name] = "S(0)";
+  }
+  // Weight gradients are summed over the batch before FSDP's reduce-scatter.
+  for (const char* name : {"colwise_grad_weights", "rowwise_grad_weights", "output_grads"}) {
+    expected[name] = "P(sum)";
+  }
+  CHECK(p == expected);
+}
+
+TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share dim 0") {
+  const auto p = compiled({"dp_replicate", "dp_shard", "tp"}, {2, 4, 8});
+  CHECK(p.at("attention.colwise") == "R,_S(0,8),S(0)");
+  CHECK(p.at("feed_forward.colwise") == "R,_S(0,8),S(0)");
+  CHECK(p.at("tok_embeddings") == "R,_S(0,8),S(0)");
+  CHECK(p.at("output") == "R,_S(0,8),S(0)");
+  CHECK(p.at("attention.rowwise") == "R,S(0),S(1)");
+  CHECK(p.at("feed_forward.rowwise") == "R,S(0),S(1)");
+  CHECK(p.at("norms") == "R,S(0),R");
+  CHECK(p.at("tokens") == "S(0),S(0),R");
+  CHECK(p.at("residual_stream") == "S(0),S(0),S(1)");
+  CHECK(p.at("residual_stream_grads") == "S(0),S(0),S(1)");
+  CHECK(p.at("norm_outputs") == "S(0),S(0),S(1)");
+  CHECK(p.at("colwise_outputs") == "S(0),S(0),S(2)");
+  CHECK(p.at("rowwise_outputs") == "S(0),S(0),P(sum)");
+  CHECK(p.at("logits") == "S(0),S(0),S(2)");
+  CHECK(p.at("embedding") == "S(0),S(0),P(sum)");
+  CHECK(p.at("colwise_grad_inputs") == "S(0),S(0),P(sum)");
+  CHECK(p.at("rowwise_grad_inputs") == "S(0),S(0),S(2)");
+  CHECK(p.at("colwise_grad_weights") == "P(sum),P(sum),S(1)");
+  CHECK(p.at("rowwise_grad_weights") == "P(sum),P(sum),S(0)");
+  CHECK(p.at("output_grads") == "P(sum),P(sum),S(1)");
+  // tp before dp_shard: plain Shard(0) on both already splits tp first.
+  CHECK(compiled({"tp", "dp_shard"}, {2, 4}).at("attention.colwise") == "S(0),S(0)");
+}
+
+TEST_CASE("torchtitan_pins: errors name the rule or the mesh dim") {
+  auto error_of = [](const std::vector<std::string>& names, const std::vector<std::int64_t>& sizes,
+                     graph::Llama3Config c) {
+    auto r = torchtitan_pins(names, sizes, c);
+    REQUIRE_FALSE(r.ok());
+    return r.error();
+  };
+  core::Error e = error_of({"dp", "tp"}, {2, 16}, heads(32, 8));
+  CHECK(e.kind == core::ErrorKind::kBadInput);
+  CHECK(e.message ==
+        "--parallelize torchtitan: rule 'attention.colwise': tp size 16 does not divide the heads "
+        "(n_heads 32, n_kv_heads 8)");
+  // 8 heads split 4 ways, but not the 2 kv heads.
+  CHECK(error_of({"dp", "tp"}, {2, 4}, heads(8, 2)).kind == core::ErrorKind::kBadInput);
+  e = error_of({"dp_shard", "cp"}, {2, 2}, heads(32, 8));
+  CHECK(e.kind == core::ErrorKind::kUnsupported);
+  CHECK(e.message ==
+        "--parallelize torchtitan: mesh dim 'cp': context parallel (cp) is not supported yet");
+  e = error_of({"dp", "ep"}, {2, 2}, heads(32, 8));
+  CHECK(e.kind == core::ErrorKind::kBadInput);
+  CHECK(e.message ==
+        "--parallelize torchtitan: mesh dim 'ep' has no torchtitan role "
+        "(dp_replicate, dp_shard or dp, cp, tp)");
+  CHECK(error_of({"dp", "dp_shard"}, {2, 2}, heads(32, 8)).message ==
+        "--parallelize torchtitan: mesh dim 'dp_shard' repeats the role dp_shard");
+}
+
+TEST_CASE("strided_params: parameters and gradients also offer the tp-first _StridedShard") {
+  const graph::Graph& g = tiny_llama3_graph(1);
+  EnumerateOptions o;
+  o.strided_params = true;
+  const auto plain = enumerate_graph(g, std::vector<std::int64_t>{2, 2}, h100()).value();
+  const auto strided = enumerate_graph(g, std::vector<std::int64_t>{2, 2}, h100(), o).value();
+  // wq [64,64]: {R,S(0),S(1)}^2 = 9, then S(0),S(0) and S(1),S(1) split by mesh dim 1 first.
+  const graph::NodeId wq = *g.find("layers.0.attention.wq.weight");
+  CHECK(plain.of(wq).size() == 9);
+  REQUIRE(strided.of(wq).size() == 11);
+  CHECK(strided.of(wq).strategies[9].outputs[0] == pl("_S(0,2),S(0)"));
+  CHECK(strided.of(wq).strategies[10].outputs[0] == pl("_S(1,2),S(1)"));
+  const graph::NodeId grad = *g.find("layers.0.bwd.attention.wq.grad_weight_cast.alias");
+  CHECK(strided.of(grad).size() == 11);
+  // Other leaves (tokens) are unchanged.
+  const graph::NodeId tokens = *g.find("tokens");
+  CHECK(strided.of(tokens).size() == plain.of(tokens).size());
+}
+
+}  // namespace dtplan::strategy::testing
