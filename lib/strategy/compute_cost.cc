@@ -1,5 +1,6 @@
 #include "strategy/compute_cost.h"
 
+#include <algorithm>
 #include <array>
 
 #include "core/checked.h"
@@ -12,9 +13,14 @@ namespace {
 
 using K = graph::OpKind;
 
+// Adds the bytes of every tensor of `shapes` (dtypes from `metas`) that `internal` does not
+// mark as staying inside a fused kernel.
+template <class Internal>
 core::Result<std::int64_t> bytes_of(std::span<const graph::Shape> shapes,
-                                    std::span<const graph::TensorMeta> metas, std::int64_t total) {
+                                    std::span<const graph::TensorMeta> metas, std::int64_t total,
+                                    Internal internal) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
+    if (internal(i)) continue;
     DTPLAN_TRY(std::int64_t n, core::checked_product(shapes[i], "local tensor numel"));
     DTPLAN_TRY(std::int64_t b,
                core::checked_mul(n, core::dtype_bytes(metas[i].dtype), "local tensor bytes"));
@@ -104,16 +110,22 @@ core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
                                      std::span<const graph::Shape> local_inputs,
                                      std::span<const graph::Shape> local_outputs,
                                      const cost::HardwareProfile& profile,
-                                     const EnumerateOptions& options) {
+                                     const EnumerateOptions& options,
+                                     const graph::FusedOp& fusion) {
   if (is_free_op(node, rule)) return 0.0;
   const core::DType dtype = !inputs.empty()         ? inputs[0].dtype
                             : !node.outputs.empty() ? node.outputs[0].dtype
                                                     : core::DType::kF32;
-  DTPLAN_TRY(std::int64_t bytes, bytes_of(local_inputs, inputs, 0));
-  DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes));
+  DTPLAN_TRY(std::int64_t bytes,
+             bytes_of(local_inputs, inputs, 0, [&](std::size_t i) {
+               return fusion.input_internal(i);
+             }));
+  DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes, [&](std::size_t o) {
+               return fusion.output_internal(o);
+             }));
   DTPLAN_TRY(double flops, flops_of(node, rule, local_inputs, dtype, options));
   DTPLAN_TRY(cost::ComputeCost c, cost::roofline(cost::Work{flops, bytes}, dtype, profile));
-  return c.time_us;
+  return fusion.launches ? c.time_us : std::max(c.compute_us, c.memory_us);
 }
 
 }  // namespace dtplan::strategy

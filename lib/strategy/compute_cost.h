@@ -13,6 +13,10 @@
 //     pair, as FlopCounterMode, unless causal_attention_flops); 0 for every other op. The peak
 //     is that of the first input's dtype (the output's for ops without inputs).
 //
+//   - in a fused region of a compiled block (graph/fusion.h, `fusion`), the slots and outputs
+//     internal to the region are left out of the bytes, and only the region's first op pays the
+//     launch floor (the others cost max(flops term, bytes term)).
+//
 //   wq forward einsum, local x [2,8192,4096] x w [4096,512] bf16 on H100: 2^36 FLOPs ->
 //   99.22 µs (AutoParallel: 99.3 µs with 989 instead of 989.4 TFLOPS).
 
@@ -20,6 +24,7 @@
 
 #include "core/result.h"
 #include "cost/hardware.h"
+#include "graph/fusion.h"
 #include "graph/node.h"
 #include "strategy/enumerate.h"
 #include "strategy/strategy.h"
@@ -39,6 +44,7 @@ core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
                                      std::span<const graph::Shape> local_inputs,
                                      std::span<const graph::Shape> local_outputs,
                                      const cost::HardwareProfile& profile,
-                                     const EnumerateOptions& options);
+                                     const EnumerateOptions& options,
+                                     const graph::FusedOp& fusion = {});
 
 }  // namespace dtplan::strategy

@@ -26,6 +26,7 @@
 
 #include "core/result.h"
 #include "cost/hardware.h"
+#include "graph/fusion.h"
 #include "graph/node.h"
 #include "strategy/strategy.h"
 
@@ -48,6 +49,9 @@ struct EnumerateOptions {
   // Reuse one enumeration for nodes with equal (op, target, attributes, input and output
   // metadata, and, for rules that read them, producer strategies). Off only to check the cache.
   bool cache = true;
+  // kCompiled prices the memory-bound ops of the transformer blocks as fused regions
+  // (graph/fusion.h): traffic at the region's boundary only, one launch per region.
+  graph::Execution execution = graph::Execution::kEager;
 
   bool operator==(const EnumerateOptions&) const = default;
 };
@@ -60,6 +64,7 @@ struct OpRequest {
   const graph::Node& node;
   std::vector<graph::TensorMeta> inputs;
   std::vector<std::vector<Placements>> producer_options;
+  graph::FusedOp fusion{};  // what kernel fusion does to the op (default: an eager kernel)
 };
 
 // @pre mesh_sizes passes placement::validate_mesh_sizes (checked: kBadInput otherwise).

@@ -49,6 +49,7 @@ core::Result<GraphStrategies> enumerate_graph(const graph::Graph& graph,
                                               const EnumerateOptions& options) {
   GraphStrategies out;
   out.index_.reserve(graph.size());
+  const std::vector<graph::FusedOp> fusion = graph::fuse_regions(graph, options.execution);
   std::unordered_map<std::string, std::int32_t> cache;
   std::string key;
   std::vector<graph::TensorMeta> inputs;
@@ -78,6 +79,11 @@ core::Result<GraphStrategies> enumerate_graph(const graph::Graph& graph,
       for (const graph::TensorMeta& m : node.outputs) put_meta(key, m);
       // Strided leaf options depend on the role (parameters and gradients only).
       if (options.strided_params) put(key, static_cast<std::uint8_t>(node.role));
+      // A fused op is priced on its region's boundary (compute_cost.h).
+      const graph::FusedOp& f = fusion[out.index_.size()];
+      put(key, f.launches);
+      put(key, f.internal_inputs);
+      put(key, f.internal_outputs);
       if (reads) {
         for (graph::NodeId p : node.inputs) {
           put(key, out.index_[static_cast<std::size_t>(graph::index_of(p))]);
@@ -88,7 +94,7 @@ core::Result<GraphStrategies> enumerate_graph(const graph::Graph& graph,
         continue;
       }
     }
-    OpRequest request{node, inputs, {}};
+    OpRequest request{node, inputs, {}, fusion[out.index_.size()]};
     if (reads) {
       for (graph::NodeId p : node.inputs) {
         const OpStrategy& producer = out.of(p);

@@ -74,5 +74,30 @@ TEST_CASE("compute cost: free ops and a dtype without a peak") {
   CHECK(r.error().message.starts_with("node 'op': "));
 }
 
+TEST_CASE("compute cost: a fused op reads and writes only at its region's boundary") {
+  // neg on [16,1024,4096] bf16 (32 MiB in, 32 MiB out): memory-bound, far above the floor.
+  const graph::Shape shape{16, 1024, 4096};
+  const graph::Node node{.name = "neg", .op = OpKind::kNeg, .outputs = {bf16(shape)}};
+  const std::vector<TensorMeta> inputs{bf16(shape)};
+  const std::vector<graph::Shape> local{shape};
+  auto cost = [&](const graph::FusedOp& fusion) {
+    return compute_cost_us(node, Rule::kPointwise, inputs, local, local, testing::h100(), {},
+                           fusion)
+        .value();
+  };
+  const double eager = cost({});
+  CHECK(eager > 7.0);
+  // Its input produced in the region: only the output is written, half the traffic.
+  CHECK(cost({.region = 0, .launches = false, .internal_inputs = 1}) ==
+        doctest::Approx(eager / 2));
+  CHECK(cost({.region = 0, .launches = false, .internal_outputs = 1}) ==
+        doctest::Approx(eager / 2));
+  // Both inside, not the region's first op: free.
+  CHECK(cost({.region = 0, .launches = false, .internal_inputs = 1, .internal_outputs = 1}) == 0);
+  // The region's first op pays the launch floor even when its traffic stays inside.
+  CHECK(cost({.region = 0, .launches = true, .internal_inputs = 1, .internal_outputs = 1}) ==
+        7.0);
+}
+
 }  // namespace
 }  // namespace dtplan::strategy

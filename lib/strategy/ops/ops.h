@@ -28,6 +28,7 @@ struct OpContext {
   std::span<const std::vector<Placements>> producers;  // per slot; empty = leaf producer
   std::span<const std::int64_t> mesh;
   const EnumerateOptions& options;
+  graph::FusedOp fusion{};  // what kernel fusion does to the op's compute cost
 
   [[nodiscard]] std::size_t mesh_ndim() const { return mesh.size(); }
   [[nodiscard]] const graph::Shape& in_shape(std::size_t slot) const { return inputs[slot].shape; }
