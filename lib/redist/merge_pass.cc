@@ -153,6 +153,9 @@ std::string warning_text(const Context& c, std::span<const Transform> group,
       out +=
           " It is not possible to merge non-ascending order " + std::string(comm) + " operations.";
       break;
+    case WarningReason::kDivergentReplicas:
+    case WarningReason::kMergeCostsMore:
+      break;  // warnings of their own (warnings.h), never a reason a merge failed
   }
   return out;
 }
