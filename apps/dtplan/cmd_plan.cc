@@ -73,6 +73,7 @@ struct Options {
   std::string out;
   std::string parallelize;
   bool compare_optimal = false;
+  bool compile = false;
   bool json = false;
 };
 
@@ -160,6 +161,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
   // The free optimum of --compare-optimal sees the same options as the pinned plan.
   options.enumerate.strided_params = strategy::uses_strided_shard(run.pins);
+  if (o.compile) options.enumerate.execution = graph::Execution::kCompiled;
   strategy::ModelPlanOptions pinned = options;
   pinned.pins = run.pins;
   DTPLAN_TRY(run.plan, strategy::plan_graph(model.graph, loaded.root, profile, pinned));
@@ -450,6 +452,9 @@ Action setup_plan(CLI::App& app) {
                  "a pin-rule JSON file; the rest is chosen optimally");
   app.add_flag("--compare-optimal", o->compare_optimal,
                "With --parallelize: also solve without the pins and print both with the ratios");
+  app.add_flag("--compile", o->compile,
+               "Price the transformer blocks as torch.compile runs them: the memory-bound ops "
+               "between matmuls and attention fused into one kernel per region");
   add_json_flag(app, o->json);
   return [o] { return run(*o); };
 }
