@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds dtplan with AddressSanitizer and UBSan (Debug) and runs every
-# test, then fuzzes every parser and loader for a bounded time (scripts/fuzz.sh: 15 s per target,
-# DTPLAN_FUZZ_SECONDS to change, 0 to skip; skipped without clang++), with a fixed mutation seed
-# (DTPLAN_FUZZ_SEED, default 1) so that a red run reproduces; scripts/fuzz.sh alone explores. Extra arguments go to the
-# doctest binary instead, e.g. scripts/test.sh -tc='*mesh*'.
+# test, two ctest entries at a time (tests/CMakeLists.txt shards the suite), then fuzzes every
+# parser and loader for a bounded time (scripts/fuzz.sh: 15 s per target, DTPLAN_FUZZ_SECONDS to
+# change, 0 to skip; skipped without clang++), with a fixed mutation seed (DTPLAN_FUZZ_SEED,
+# default 1) so that a red run reproduces; scripts/fuzz.sh alone explores. Extra arguments go to
+# the doctest binary instead, e.g. scripts/test.sh -tc='*mesh*'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -14,5 +15,5 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if [ $# -gt 0 ]; then
   exec "$dir/tests/dtplan_tests" "$@"
 fi
-ctest --test-dir "$dir" --output-on-failure
+ctest --test-dir "$dir" --output-on-failure -j2
 DTPLAN_FUZZ_SEED=${DTPLAN_FUZZ_SEED:-1} scripts/fuzz.sh
