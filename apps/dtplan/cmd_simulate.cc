@@ -31,6 +31,7 @@
 #include "redist/redist_plan_check.h"
 #include "redist/redist_plan_io.h"
 #include "sim/plan_simulation.h"
+#include "sim/throughput.h"
 #include "simulate_timeline.h"
 #include "verify_arg.h"
 
@@ -215,6 +216,7 @@ int run_model_plan(const Options& o, const std::string& text) {
   if (!timeline.ok()) return report("simulate", timeline.error());
   double cost_us = 0;
   for (const plan::PlanRedistribution& r : plan->redistributions) cost_us += r.plan.total_cost_us;
+  const std::optional<sim::Throughput> rate = step_throughput(*plan, *timeline, *options->hardware);
   if (o.json) {
     Json doc;
     doc["kind"] = "model";
@@ -255,6 +257,7 @@ int run_model_plan(const Options& o, const std::string& text) {
     doc["totals"] = std::move(totals);
     doc["timeline"] = timeline_json(*timeline);
     if (!o.timeline.trace.empty()) doc["timeline"]["trace"] = o.timeline.trace;
+    if (rate) doc["throughput"] = throughput_json(*rate);
     doc["warnings"] = warnings_json(plan->warnings);
     print_json(doc);
     return 0;
@@ -297,6 +300,7 @@ int run_model_plan(const Options& o, const std::string& text) {
         "\n";
   }
   out += timeline_text(*timeline);
+  if (rate) out += throughput_text(*rate);
   if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
   out += warning_lines(plan->mesh, plan->warnings);
   print_text(out);

@@ -171,4 +171,33 @@ core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineF
   return tl;
 }
 
+std::optional<sim::Throughput> step_throughput(const plan::Plan& plan, const sim::Timeline& timeline,
+                                               const cost::HardwareProfile& profile) {
+  const double peak = profile.gpu.peak_flop_per_s[static_cast<std::size_t>(core::DType::kBF16)];
+  const auto gpus = static_cast<std::int64_t>(timeline.program.ranks.size());
+  if (!(peak > 0) || !(timeline.step_time_us > 0) || gpus == 0) return std::nullopt;
+  auto rate = sim::plan_throughput(plan, timeline.step_time_us, gpus, peak);
+  if (!rate.ok()) return std::nullopt;
+  return *rate;
+}
+
+nlohmann::ordered_json throughput_json(const sim::Throughput& rate) {
+  Json doc;
+  doc["tokens_per_s_per_gpu"] = rate.tokens_per_s_per_gpu;
+  doc["mfu"] = rate.mfu;
+  doc["model_flops_per_token"] = rate.model_flops_per_token;
+  doc["tokens_per_step"] = rate.tokens_per_step;
+  return doc;
+}
+
+std::string throughput_text(const sim::Throughput& rate) {
+  return "# throughput: " + core::format_fixed(rate.tokens_per_s_per_gpu, 1) +
+         " tokens/s per GPU, MFU " + core::format_fixed(100.0 * rate.mfu, 1) +
+         "% of the dense bf16 peak\n# model FLOPs per token: " +
+         core::format_fixed(rate.model_flops_per_token / 1e9, 2) + " G (6 x " +
+         std::to_string(rate.parameters) + " parameters + attention " +
+         core::format_fixed(rate.attention_flops_per_token / 1e9, 2) + " G), " +
+         std::to_string(rate.tokens_per_step) + " tokens per step\n";
+}
+
 }  // namespace dtplan::cli

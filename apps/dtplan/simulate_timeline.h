@@ -14,12 +14,14 @@
 // per GPU and all-bandwidth collectives.
 
 #include <cstdint>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
 #include "core/result.h"
 #include "plan/plan.h"
+#include "sim/throughput.h"
 #include "sim/timeline.h"
 
 namespace CLI {
@@ -51,6 +53,17 @@ nlohmann::ordered_json timeline_json(const sim::Timeline& timeline);
 
 // The tables of the text report, each line ending in '\n'.
 std::string timeline_text(const sim::Timeline& timeline);
+
+// Tokens/s per GPU and MFU of the simulated step (sim/throughput.h) against the profile's dense
+// bf16 peak; none for a plan without token input or a profile without a bf16 peak.
+std::optional<sim::Throughput> step_throughput(const plan::Plan& plan, const sim::Timeline& timeline,
+                                               const cost::HardwareProfile& profile);
+
+// {tokens_per_s_per_gpu, mfu, model_flops_per_token, tokens_per_step}.
+nlohmann::ordered_json throughput_json(const sim::Throughput& rate);
+
+// "# throughput: ... tokens/s per GPU, MFU ...% (...)" and a line of its terms.
+std::string throughput_text(const sim::Throughput& rate);
 
 // Simulates `plan` and writes --trace if asked (errors name --trace or the plan's field).
 core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineFlags& flags);

@@ -126,6 +126,19 @@ core::Status validate(const HardwareProfile& p) {
                        "must be in (0, 1], got " + number(c.memory_efficiency));
   }
   DTPLAN_CHECK(non_negative("compute.launch_floor_us", c.launch_floor_us));
+  if (!c.gemm.empty()) DTPLAN_CHECK(check_efficiency_table(c.gemm, "compute.gemm_efficiency"));
+  if (c.attention) {
+    DTPLAN_CHECK(check_efficiency_table(c.attention->forward, "compute.attention.forward"));
+    DTPLAN_CHECK(check_efficiency_table(c.attention->backward, "compute.attention.backward"));
+  }
+  if (!(c.tensor_throughput_factor > 0 && c.tensor_throughput_factor <= 1)) {
+    return field_error("compute.tensor_throughput_factor",
+                       "must be in (0, 1], got " + number(c.tensor_throughput_factor));
+  }
+  if (!(c.nccl_overlap_compute_factor > 0 && c.nccl_overlap_compute_factor <= 1)) {
+    return field_error("compute.nccl_overlap_compute_factor",
+                       "must be in (0, 1], got " + number(c.nccl_overlap_compute_factor));
+  }
   if (p.alpha_beta) {
     const AlphaBetaParams& a = *p.alpha_beta;
     DTPLAN_CHECK(non_negative("alpha_beta.launch_us", a.launch_us));

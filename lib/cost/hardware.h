@@ -15,6 +15,7 @@
 #include "core/result.h"
 #include "cost/group_topology.h"
 #include "cost/hardware_enums.h"
+#include "cost/kernel_efficiency.h"
 
 namespace dtplan::cost {
 
@@ -68,12 +69,24 @@ struct FabricEfficiency {
   bool operator==(const FabricEfficiency&) const = default;
 };
 
-// The compute roofline's derating: time = max(flops / (peak x compute_efficiency),
-// bytes / (HBM x memory_efficiency), launch_floor_us).
+// The compute roofline's derating: time = max(flops / (peak x efficiency),
+// bytes / (HBM x memory_efficiency), launch_floor_us), where the efficiency is the kernel's
+// (kernel_efficiency.h): a GEMM's from `gemm` by its FLOPs, an attention kernel's from
+// `attention` by its key length, each times tensor_throughput_factor; compute_efficiency for
+// other FLOPs and for GEMMs / attention when their table is absent (a profile without tables is
+// the flat AutoParallel roofline). Sources of the shipped values: docs/model.md.
 struct ComputeEfficiency {
   double compute_efficiency = 0.7;
   double memory_efficiency = 0.7;
   double launch_floor_us = 7.0;
+  std::vector<EfficiencyPoint> gemm;          // by 2mnk; empty: compute_efficiency
+  std::optional<AttentionEfficiency> attention;  // absent: compute_efficiency
+  // Sustained tensor-core throughput relative to the conditions of the tables (a power cap or a
+  // clock limit lowers it); multiplies the table efficiencies.
+  double tensor_throughput_factor = 1.0;
+  // The compute stream's speed while a collective (an NCCL kernel, which holds SMs and HBM
+  // bandwidth) runs on the same GPU: the step simulator stretches overlapped compute by 1 / this.
+  double nccl_overlap_compute_factor = 1.0;
   bool operator==(const ComputeEfficiency&) const = default;
 };
 

@@ -192,6 +192,66 @@ core::Status read_measured(const Json& entry, const std::string& where, Measured
   return f.finish();
 }
 
+// [[key, efficiency], ...] (kernel_efficiency.h); validate() checks the values.
+core::Status read_table(Fields& f, std::string_view key, std::vector<EfficiencyPoint>& out,
+                        bool required) {
+  const Json* v = f.find(key);
+  if (v == nullptr) return required ? Fields::bad(f.at(key), "missing (required)") : core::Status{};
+  if (!v->is_array()) return Fields::bad(f.at(key), "must be an array of [key, efficiency]");
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const Json& p = (*v)[i];
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) {
+      return Fields::bad(f.at(key) + "[" + std::to_string(i) + "]",
+                         "must be [key, efficiency], got " + p.dump());
+    }
+    out.push_back({p[0].get<double>(), p[1].get<double>()});
+  }
+  return {};
+}
+
+core::Status read_compute(Fields& top, ComputeEfficiency& c) {
+  DTPLAN_TRY(Fields comp, section(top, "compute", false));
+  DTPLAN_CHECK(comp.number("compute_efficiency", c.compute_efficiency, false));
+  DTPLAN_CHECK(comp.number("memory_efficiency", c.memory_efficiency, false));
+  DTPLAN_CHECK(comp.number("launch_floor_us", c.launch_floor_us, false));
+  DTPLAN_CHECK(read_table(comp, "gemm_efficiency", c.gemm, false));
+  if (comp.find("attention") != nullptr) {
+    DTPLAN_TRY(Fields att, section(comp, "attention", true));
+    AttentionEfficiency a;
+    std::string kernel;
+    DTPLAN_CHECK(att.text("kernel", kernel, true));
+    DTPLAN_TRY(a.kernel, parse_attention_kernel(kernel, att.at("kernel")));
+    DTPLAN_CHECK(read_table(att, "forward", a.forward, true));
+    DTPLAN_CHECK(read_table(att, "backward", a.backward, true));
+    DTPLAN_CHECK(att.finish());
+    c.attention = std::move(a);
+  }
+  DTPLAN_CHECK(comp.number("tensor_throughput_factor", c.tensor_throughput_factor, false));
+  DTPLAN_CHECK(comp.number("nccl_overlap_compute_factor", c.nccl_overlap_compute_factor, false));
+  return comp.finish();
+}
+
+OrderedJson table_json(const std::vector<EfficiencyPoint>& points) {
+  OrderedJson out = OrderedJson::array();
+  for (const EfficiencyPoint& p : points) out.push_back({p.at, p.efficiency});
+  return out;
+}
+
+OrderedJson compute_json(const ComputeEfficiency& c) {
+  OrderedJson out = {{"compute_efficiency", c.compute_efficiency},
+                     {"memory_efficiency", c.memory_efficiency},
+                     {"launch_floor_us", c.launch_floor_us}};
+  if (!c.gemm.empty()) out["gemm_efficiency"] = table_json(c.gemm);
+  if (c.attention) {
+    out["attention"] = {{"kernel", attention_kernel_name(c.attention->kernel)},
+                        {"forward", table_json(c.attention->forward)},
+                        {"backward", table_json(c.attention->backward)}};
+  }
+  out["tensor_throughput_factor"] = c.tensor_throughput_factor;
+  out["nccl_overlap_compute_factor"] = c.nccl_overlap_compute_factor;
+  return out;
+}
+
 core::Result<HardwareProfile> read_profile(const Json& doc) {
   if (!doc.is_object()) return Fields::bad("(document)", "must be a JSON object");
   HardwareProfile p;
@@ -229,11 +289,7 @@ core::Result<HardwareProfile> read_profile(const Json& doc) {
       fabric.number("nic_efficiency_per_doubling", p.fabric.nic_efficiency_per_doubling, false));
   DTPLAN_CHECK(fabric.finish());
 
-  DTPLAN_TRY(Fields comp, section(top, "compute", false));
-  DTPLAN_CHECK(comp.number("compute_efficiency", p.compute.compute_efficiency, false));
-  DTPLAN_CHECK(comp.number("memory_efficiency", p.compute.memory_efficiency, false));
-  DTPLAN_CHECK(comp.number("launch_floor_us", p.compute.launch_floor_us, false));
-  DTPLAN_CHECK(comp.finish());
+  DTPLAN_CHECK(read_compute(top, p.compute));
 
   if (doc.contains("alpha_beta")) {
     DTPLAN_TRY(Fields ab, section(top, "alpha_beta", true));
@@ -312,9 +368,7 @@ std::string hardware_to_json(const HardwareProfile& p) {
   doc["fabric"] = {{"nic_efficiency", p.fabric.nic_efficiency},
                    {"nic_efficiency_at_scale", p.fabric.nic_efficiency_at_scale},
                    {"nic_efficiency_per_doubling", p.fabric.nic_efficiency_per_doubling}};
-  doc["compute"] = {{"compute_efficiency", p.compute.compute_efficiency},
-                    {"memory_efficiency", p.compute.memory_efficiency},
-                    {"launch_floor_us", p.compute.launch_floor_us}};
+  doc["compute"] = compute_json(p.compute);
   if (p.alpha_beta) {
     const AlphaBetaParams& a = *p.alpha_beta;
     doc["alpha_beta"] = {{"launch_us", a.launch_us},

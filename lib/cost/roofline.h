@@ -1,6 +1,7 @@
 #pragma once
-// The compute roofline (reference autoparallel.md §3.1, with SI units):
-//   time_us = max(flops / (peak[dtype] x compute_efficiency),
+// The compute roofline (reference autoparallel.md §3.1, with SI units, and the kernel
+// efficiency tables of kernel_efficiency.h):
+//   time_us = max(flops / (peak[dtype] x efficiency(kernel)),
 //                 bytes / (HBM x memory_efficiency),
 //                 launch_floor_us)
 // Work (FLOPs and HBM bytes) comes from the formulas of compute_work.h. A Work with zero FLOPs
@@ -35,7 +36,33 @@ struct ComputeCost {
 // "compute", "memory", "launch".
 std::string_view bound_name(Bound bound);
 
-// The roofline time of `work` in `dtype` (the dtype selects the peak FLOP/s).
+// Which efficiency the FLOP term uses (hardware.h ComputeEfficiency, kernel_efficiency.h).
+enum class KernelKind : std::uint8_t {
+  kGeneric,            // compute_efficiency
+  kGemm,               // the GEMM table by work.flops
+  kAttentionForward,   // the attention forward table by key_len
+  kAttentionBackward,  // the attention backward table by key_len
+};
+
+struct Kernel {
+  KernelKind kind = KernelKind::kGeneric;
+  std::int64_t key_len = 0;  // attention: the key/value sequence length
+  bool operator==(const Kernel&) const = default;
+};
+
+// The efficiency of the FLOP term for `kernel` doing `flops` on `profile`: the table's value
+// times tensor_throughput_factor, or compute_efficiency where the profile has no table for it
+// (and for kGeneric).
+// Example (h100-dgx): a 2^36-FLOP GEMM -> 0.801 x 1.0.
+double flop_efficiency(const HardwareProfile& profile, const Kernel& kernel, double flops);
+
+// The roofline time of `work` in `dtype` (the dtype selects the peak FLOP/s) for `kernel`.
+// @post time_us = max(compute_us, memory_us, launch floor); non-decreasing in bytes.
+// Errors: as roofline() below.
+core::Result<ComputeCost> kernel_roofline(const Work& work, core::DType dtype, const Kernel& kernel,
+                                          const HardwareProfile& profile);
+
+// The roofline time of `work` in `dtype` (the dtype selects the peak FLOP/s), generic kernel.
 // @post time_us = max(compute_us, memory_us, launch floor); non-decreasing in flops and bytes.
 // Errors: (kUnsupported) when work.flops > 0 and the profile has no peak for the dtype;
 // (kBadInput) for negative work.

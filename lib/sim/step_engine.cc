@@ -20,14 +20,22 @@ std::vector<std::int32_t> stream_predecessors(const StepProgram& program) {
 
 namespace {
 
-enum class EventKind : std::uint8_t { kTaskEnd, kLatencyDone, kFlowDone, kInstanceDone };
+constexpr std::int32_t kComputeStream = 0;  // StepProgram::streams: compute first
+
+enum class EventKind : std::uint8_t {
+  kTaskEnd,
+  kLatencyDone,
+  kFlowDone,
+  kInstanceDone,
+  kComputeEnd,  // one compute-stream task on one slot, under SM sharing
+};
 
 struct Event {
   double time = 0;
   std::uint64_t seq = 0;
   EventKind kind = EventKind::kTaskEnd;
-  std::int32_t a = 0;  // kTaskEnd, kLatencyDone, kInstanceDone: task; kFlowDone: flow
-  std::int32_t b = 0;  // kTaskEnd: batch; kLatencyDone / kInstanceDone: group; kFlowDone: -
+  std::int32_t a = 0;  // kTaskEnd, kLatencyDone, kInstanceDone, kComputeEnd: task; kFlowDone: flow
+  std::int32_t b = 0;  // kTaskEnd: batch; kLatencyDone / kInstanceDone: group; kComputeEnd: slot
   std::uint32_t version = 0;
 };
 
@@ -48,8 +56,12 @@ struct Flow {
 
 class Engine {
  public:
-  Engine(const StepProgram& p, const LinkMap& l, bool contention)
-      : prog_(p), links_(l), contention_(contention) {}
+  Engine(const StepProgram& p, const LinkMap& l, bool contention, double overlap_compute_factor)
+      : prog_(p),
+        links_(l),
+        contention_(contention),
+        rho_(overlap_compute_factor),
+        sharing_(overlap_compute_factor < 1.0) {}
 
   core::Result<EngineRun> run() {
     setup();
@@ -75,6 +87,9 @@ class Engine {
           break;
         case EventKind::kInstanceDone:
           finish_instance(e.a, e.b, e.time);
+          break;
+        case EventKind::kComputeEnd:
+          if (cver_[static_cast<std::size_t>(e.b)] == e.version) end_shared(e.b, e.a, e.time);
           break;
       }
       if (!staged_.empty() && (heap_.empty() || heap_.top().time > e.time)) flush_starts();
@@ -142,6 +157,50 @@ class Engine {
     }
     link_flows_.assign(static_cast<std::size_t>(links_.links), {});
     batch_of_.assign(static_cast<std::size_t>(tasks_), -1);
+    const auto slots = static_cast<std::size_t>(slots_);
+    active_comm_.assign(slots, 0);
+    running_.assign(slots, -1);
+    remaining_.assign(slots, 0.0);
+    since_.assign(slots, 0.0);
+    cver_.assign(slots, 0);
+  }
+
+  // ---- SM sharing: a compute-stream task runs at rho_ while a collective of its slot runs ----
+
+  double rate(std::int32_t slot) const {
+    return active_comm_[static_cast<std::size_t>(slot)] > 0 ? rho_ : 1.0;
+  }
+
+  void schedule_shared(std::int32_t slot, double now) {
+    const auto s = static_cast<std::size_t>(slot);
+    push(now + remaining_[s] / rate(slot), EventKind::kComputeEnd, running_[s], slot, ++cver_[s]);
+  }
+
+  void start_shared(std::int32_t slot, std::int32_t t, double now) {
+    const auto s = static_cast<std::size_t>(slot);
+    run_.start_us[at(slot, t)] = now;
+    running_[s] = t;
+    remaining_[s] = prog_.tasks[static_cast<std::size_t>(t)].alone_us;
+    since_[s] = now;
+    schedule_shared(slot, now);
+  }
+
+  void end_shared(std::int32_t slot, std::int32_t t, double now) {
+    running_[static_cast<std::size_t>(slot)] = -1;
+    run_.end_us[at(slot, t)] = now;
+    complete(slot, t, now);
+  }
+
+  // A collective starts (+1) or ends (-1) on `slot`: its running compute task is re-rated.
+  void comm_change(std::int32_t slot, std::int32_t delta, double now) {
+    const auto s = static_cast<std::size_t>(slot);
+    const double before = rate(slot);
+    if (running_[s] >= 0) {
+      remaining_[s] = std::max(0.0, remaining_[s] - (now - since_[s]) * before);
+      since_[s] = now;
+    }
+    active_comm_[s] += delta;
+    if (running_[s] >= 0 && rate(slot) != before) schedule_shared(slot, now);
   }
 
   void push(double time, EventKind kind, std::int32_t a, std::int32_t b,
@@ -154,6 +213,10 @@ class Engine {
   // lockstep, so one event stands for hundreds of slots).
   void start_task(std::int32_t slot, std::int32_t t, double now) {
     const Task& task = prog_.tasks[static_cast<std::size_t>(t)];
+    if (sharing_ && task.kind != TaskKind::kCollective && task.stream == kComputeStream) {
+      start_shared(slot, t, now);
+      return;
+    }
     if (task.kind != TaskKind::kCollective) {
       run_.start_us[at(slot, t)] = now;
       staged_.push_back({t, slot});
@@ -165,7 +228,10 @@ class Engine {
     std::int32_t& left = instance_pending_[static_cast<std::size_t>(
         instance_base_[static_cast<std::size_t>(t)] + g)];
     if (--left > 0) return;
-    for (std::int32_t m : part.group(g)) run_.start_us[at(m, t)] = now;
+    for (std::int32_t m : part.group(g)) {
+      run_.start_us[at(m, t)] = now;
+      if (sharing_) comm_change(m, +1, now);
+    }
     if (task.latency_us > 0) {
       push(now + task.latency_us, EventKind::kLatencyDone, t, g);
     } else {
@@ -321,8 +387,9 @@ class Engine {
         prog_.tasks[static_cast<std::size_t>(t)].partition)];
     for (std::int32_t m : part.group(g)) {
       run_.end_us[at(m, t)] = now;
-      complete(m, t, now);
+      if (sharing_) comm_change(m, -1, now);
     }
+    for (std::int32_t m : part.group(g)) complete(m, t, now);
   }
 
   void complete(std::int32_t slot, std::int32_t t, double now) {
@@ -340,6 +407,13 @@ class Engine {
   const StepProgram& prog_;
   const LinkMap& links_;
   bool contention_;
+  double rho_;    // compute speed while a collective runs on the slot
+  bool sharing_;  // rho_ < 1: compute-stream tasks are timed per slot and re-rated
+  std::vector<std::int32_t> active_comm_;  // per slot: collectives running now
+  std::vector<std::int32_t> running_;      // per slot: its compute-stream task, or -1
+  std::vector<double> remaining_;          // per slot: alone time left as of since_
+  std::vector<double> since_;
+  std::vector<std::uint32_t> cver_;  // per slot: the live kComputeEnd event's version
   std::int32_t tasks_ = 0;
   std::int32_t slots_ = 0;
   EngineRun run_;
@@ -382,9 +456,10 @@ core::Status check_rank_tasks(const StepProgram& program, std::int64_t max_rank_
 }
 
 core::Result<EngineRun> run_step_engine(const StepProgram& program, const LinkMap& links,
-                                        bool contention, std::int64_t max_rank_tasks) {
+                                        bool contention, std::int64_t max_rank_tasks,
+                                        double overlap_compute_factor) {
   DTPLAN_CHECK(check_rank_tasks(program, max_rank_tasks));
-  return Engine(program, links, contention).run();
+  return Engine(program, links, contention, overlap_compute_factor).run();
 }
 
 }  // namespace dtplan::sim

@@ -7,7 +7,11 @@
 // collective instance (one group of its partition) starts when all its members are ready, holds
 // for latency_us, then progresses through its bandwidth part at the rate of link_sharing.h,
 // re-rated whenever another instance on one of its links starts or ends its bandwidth part; it
-// ends on all members at once. Events are processed by (time, creation order).
+// ends on all members at once. SM sharing: while at least one collective instance of a rank runs
+// (from its start to its end), that rank's compute-stream tasks progress at
+// overlap_compute_factor (an NCCL kernel holds SMs and HBM bandwidth; the profile's
+// compute.nccl_overlap_compute_factor), re-rated whenever that changes; 1 leaves compute alone.
+// Events are processed by (time, creation order).
 
 #include <cstdint>
 #include <vector>
@@ -41,7 +45,9 @@ core::Status check_rank_tasks(const StepProgram& program, std::int64_t max_rank_
 // Runs the program. `contention` false: every instance takes latency + bandwidth time alone.
 // @post error (kUnsupported) when slots x tasks exceeds max_rank_tasks; (kInternal) if a task
 //   never ran (a dependency cycle, which build_step_program's issue order rules out).
+// overlap_compute_factor in (0, 1]: the compute speed under a concurrent collective.
 core::Result<EngineRun> run_step_engine(const StepProgram& program, const LinkMap& links,
-                                        bool contention, std::int64_t max_rank_tasks);
+                                        bool contention, std::int64_t max_rank_tasks,
+                                        double overlap_compute_factor = 1.0);
 
 }  // namespace dtplan::sim

@@ -208,8 +208,10 @@ core::Result<Timeline> simulate_step(const plan::Plan& plan, const TimelineOptio
   if (!options.step_only) {  // every slot's times are kept
     DTPLAN_CHECK(check_rank_tasks(tl.program, options.max_rank_tasks));
   }
+  const double overlap =
+      options.hardware ? options.hardware->compute.nccl_overlap_compute_factor : 1.0;
   DTPLAN_TRY(EngineRun run, run_step_engine(simulated, quotient ? quotient->links : links,
-                                            options.contention, options.max_rank_tasks));
+                                            options.contention, options.max_rank_tasks, overlap));
   tl.simulated_tasks = static_cast<std::int64_t>(simulated.ranks.size()) * run.tasks;
   // The critical slot from the task ends (a representative is the lowest slot of its class, so
   // the quotient's is the full run's); then its summary alone (step_only) or every slot's.

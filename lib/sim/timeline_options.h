@@ -6,8 +6,9 @@
 //   opts.hardware = profile;                       // NICs per node, latency split of collectives
 //   opts.trace_ranks = 4;                          // events kept for 4 representative ranks
 //
-// Without a hardware profile every GPU has its own NIC (a rail-optimised fabric) and a
-// collective's whole time is bandwidth time (contention stretches all of it).
+// Without a hardware profile every GPU has its own NIC (a rail-optimised fabric), a
+// collective's whole time is bandwidth time (contention stretches all of it) and compute is not
+// slowed by concurrent collectives.
 
 #include <cstdint>
 #include <optional>
@@ -29,7 +30,8 @@ struct TimelineOptions {
   std::int32_t prefetch_depth = 1;
   // Concurrent collectives that share a NIC or a GPU's NVLink slow each other (link_sharing.h).
   bool contention = true;
-  // NICs per node and the latency / bandwidth split of each collective (cost model).
+  // NICs per node, the latency / bandwidth split of each collective (cost model), and the
+  // compute speed while a collective runs (compute.nccl_overlap_compute_factor, step_engine.h).
   std::optional<cost::HardwareProfile> hardware;
   // Events are kept for every rank (all_ranks) or for the lowest rank of each of the first
   // `trace_ranks` classes of ranks with identical summaries, plus the critical rank.

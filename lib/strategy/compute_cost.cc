@@ -60,33 +60,50 @@ core::Result<double> einsum_flops(const graph::Node& node, std::span<const graph
   return w.flops;
 }
 
-core::Result<double> flops_of(const graph::Node& node, Rule rule, std::span<const graph::Shape> in,
-                              core::DType dtype, const EnumerateOptions& options) {
+// The FLOPs an op does and the kernel whose efficiency prices them.
+struct OpFlops {
+  double flops = 0;
+  cost::Kernel kernel;
+};
+
+core::Result<OpFlops> flops_of(const graph::Node& node, Rule rule, std::span<const graph::Shape> in,
+                               core::DType dtype, const cost::HardwareProfile& profile,
+                               const EnumerateOptions& options) {
   const auto fwd = cost::Pass::kForward;
+  const cost::Kernel gemm{cost::KernelKind::kGemm};
   if (rule == Rule::kMatmul) {
     const std::size_t a = node.op == K::kAddmm ? 1 : 0;
     const graph::Shape &x = in[a], &y = in[a + 1];
     if (node.op == K::kBmm) {
       DTPLAN_TRY(cost::Work w, cost::bmm_work(x[0], x[1], y[2], x[2], dtype, fwd));
-      return w.flops;
+      return OpFlops{w.flops, gemm};
     }
     DTPLAN_TRY(cost::Work w, cost::matmul_work(x[0], y[1], x[1], dtype, fwd));
-    return w.flops;
+    return OpFlops{w.flops, gemm};
   }
-  if (rule == Rule::kEinsum) return einsum_flops(node, in, dtype);
+  if (rule == Rule::kEinsum) {
+    DTPLAN_TRY(double flops, einsum_flops(node, in, dtype));
+    const bool contraction = node.inputs.size() >= 2;
+    return OpFlops{flops, contraction ? gemm : cost::Kernel{}};
+  }
   if (rule == Rule::kAttention) {
     const bool forward = graph::is_sdpa_forward(node.op);
     const std::size_t qs = forward ? 0 : 1;
     const graph::Shape &q = in[qs], &k = in[qs + 1], &v = in[qs + 2];
     const cost::AttentionShape shape{q[0], q[1], q[2], k[2], q[3], v[3]};
     DTPLAN_TRY(bool causal, node.attrs.get_bool_or("is_causal", false));
-    const auto mask = causal && options.causal_attention_flops ? cost::AttentionMask::kCausal
-                                                               : cost::AttentionMask::kNone;
+    // A fused kernel skips the masked pairs, and its efficiency table is measured on the pairs it
+    // computes: with a table, causal attention is always priced on the causal pairs.
+    const bool skip_masked = options.causal_attention_flops || profile.compute.attention;
+    const auto mask =
+        causal && skip_masked ? cost::AttentionMask::kCausal : cost::AttentionMask::kNone;
     DTPLAN_TRY(cost::Work w,
                cost::sdpa_work(shape, dtype, mask, forward ? fwd : cost::Pass::kBackward));
-    return w.flops;
+    const auto kind =
+        forward ? cost::KernelKind::kAttentionForward : cost::KernelKind::kAttentionBackward;
+    return OpFlops{w.flops, cost::Kernel{kind, k[2]}};
   }
-  return 0.0;
+  return OpFlops{};
 }
 
 }  // namespace
@@ -123,8 +140,9 @@ core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
   DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes, [&](std::size_t o) {
                return fusion.output_internal(o);
              }));
-  DTPLAN_TRY(double flops, flops_of(node, rule, local_inputs, dtype, options));
-  DTPLAN_TRY(cost::ComputeCost c, cost::roofline(cost::Work{flops, bytes}, dtype, profile));
+  DTPLAN_TRY(OpFlops f, flops_of(node, rule, local_inputs, dtype, profile, options));
+  DTPLAN_TRY(cost::ComputeCost c,
+             cost::kernel_roofline(cost::Work{f.flops, bytes}, dtype, f.kernel, profile));
   return fusion.launches ? c.time_us : std::max(c.compute_us, c.memory_us);
 }
 

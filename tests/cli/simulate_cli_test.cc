@@ -77,6 +77,26 @@ TEST_CASE("simulate: a whole-model plan") {
   CHECK(text.find("# verify: ") != std::string::npos);
 }
 
+TEST_CASE("simulate: throughput and MFU of a model plan, as torchtitan counts them") {
+  const std::string out = "/tmp/dtplan_simulate_test_tiny_" + std::to_string(::getpid()) + ".json";
+  cli_output("plan --model " + source_path("configs/models/llama3-tiny.json") + " --mesh " +
+             source_path("configs/meshes/2x4.json") + " --out " + out);
+  const Json j = Json::parse(cli_output("simulate --plan " + out + " --json"));
+  std::remove(out.c_str());
+  REQUIRE(j.contains("throughput"));
+  const Json& t = j["throughput"];
+  // llama3-tiny: batch 4 x seq 16 tokens; N = 2 layers x (2 x 64^2 + 2 x 64 x 32 + 3 x 64 x 128
+  // + 2 x 64) + norm 64 + output 256 x 64 (the embedding left out); attention 12 x 2 x 64 x 16.
+  CHECK(t["tokens_per_step"] == 64);
+  const double n = 2.0 * (2 * 4096 + 2 * 64 * 32 + 3 * 64 * 128 + 2 * 64) + 64 + 256 * 64;
+  CHECK(t["model_flops_per_token"].get<double>() == doctest::Approx(6 * n + 12.0 * 2 * 64 * 16));
+  const double step_s = j["timeline"]["step_time_us"].get<double>() * 1e-6;
+  CHECK(t["tokens_per_s_per_gpu"].get<double>() == doctest::Approx(64 / step_s / 8));
+  CHECK(t["mfu"].get<double>() ==
+        doctest::Approx(t["model_flops_per_token"].get<double>() *
+                        t["tokens_per_s_per_gpu"].get<double>() / 989.4e12));
+}
+
 TEST_CASE("simulate: errors") {
   CHECK(cli_failure("simulate", 2).find("--plan") != std::string::npos);
   CHECK(cli_failure("simulate --plan /nonexistent.json", 2).find("/nonexistent.json") !=

@@ -140,6 +140,8 @@ TEST_CASE("step engine: contention invariants on random plans") {
       o.hardware = hw;
       o.hardware->node.gpus_per_node = static_cast<std::int32_t>(m.gpus_per_node);
       o.hardware->node.nics_per_node = iter % 4 == 0 ? 1 : 8;
+      // Link contention alone: compute keeps its own speed (SM sharing: throughput_test.cc).
+      o.hardware->compute.nccl_overlap_compute_factor = 1.0;
     }
     const Timeline tl = run(plan, o);
     CAPTURE(iter);
