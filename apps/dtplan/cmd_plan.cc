@@ -2,7 +2,8 @@
 // redistributions it implies, priced, and the per-rank memory.
 //
 //   dtplan plan --model configs/models/llama3-8b.json --mesh configs/meshes/8x8.json
-//               [--layers N] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
+//               [--layers N] [--batch N] [--seq-len N] [--checkpoint none|selective_op|full]
+//               [--grad-accum N] [--no-grad-sync] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
 //               [--gap G] [--threads N] [--bound-fixing auto|on|off] [--out plan.json]
 //               [--parallelize torchtitan|FILE] [--compare-optimal] [--json]
@@ -18,6 +19,10 @@
 // plan is identical for every count. --bound-fixing: whether the exact solver first drops the
 // labels an LP bound proves useless (solve::BoundFixing; auto: the LP first, its labelling where
 // tight, windows on wide domains).
+//
+// --batch, --seq-len, --checkpoint, --grad-accum, --no-grad-sync override the model file
+// (training_args.h); the plan prices one training step of grad_accum microbatches with the
+// checkpoint policy's recomputation, and records them (plan.training).
 //
 // Human output: a header, the strategy of every op grouped by layer (consecutive layers with the
 // same strategies print once, "layers 0-31 (x32)"), the cost breakdown, the collectives, the
@@ -48,6 +53,7 @@
 #include "number_arg.h"
 #include "output.h"
 #include "plan/plan.h"
+#include "training_args.h"
 #include "plan/plan_io.h"
 #include "solve/solver.h"
 #include "strategy/pin_rules_io.h"
@@ -62,6 +68,7 @@ struct Options {
   std::string model;
   std::string mesh;
   std::optional<std::int64_t> layers;
+  TrainingArgs training;
   std::string solver = "exact";
   std::string memory_limit;
   std::string hardware;
@@ -120,7 +127,8 @@ std::vector<std::string> mesh_dim_names(const mesh::DeviceMesh& mesh) {
 core::Result<PlanRun> run_plan(const Options& o) {
   if (o.model.empty()) return core::Error::bad_input("--model: required (a model file)");
   if (o.mesh.empty()) return core::Error::bad_input("--mesh: required (a mesh file)");
-  const graph::ModelOverrides overrides{.layers = o.layers};
+  graph::ModelOverrides overrides{.layers = o.layers};
+  DTPLAN_CHECK(apply_training_args(o.training, overrides));
   strategy::ModelPlanOptions options;
   options.solver = o.solver;
   DTPLAN_TRY(auto solver, solve::make_solver(o.solver));  // unknown names fail before loading
@@ -157,6 +165,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_arg(hardware, "--hardware"));
   DTPLAN_TRY(graph::Model model, graph::load_model(o.model, overrides));
   if (model.graph.name().empty()) model.graph.set_name(model.name);
+  options.training = model.training;
   PlanRun run;
   DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
   // The free optimum of --compare-optimal sees the same options as the pinned plan.
@@ -303,13 +312,22 @@ std::string summary_text(const strategy::ModelPlan& mp) {
   return text;
 }
 
+// "checkpoint full, 4 microbatches, gradients reduced every microbatch".
+std::string training_text(const core::TrainingOptions& t) {
+  return "checkpoint " + std::string(core::checkpoint_policy_name(t.checkpoint)) + ", " +
+         std::to_string(t.grad_accum) + (t.grad_accum == 1 ? " microbatch" : " microbatches") +
+         ", gradients reduced " +
+         (t.grad_sync == core::GradSync::kEveryMicrobatch ? "every microbatch"
+                                                          : "on the last microbatch");
+}
+
 std::string header_text(const strategy::ModelPlan& mp) {
   const plan::Plan& plan = mp.plan;
   const plan::SolverSummary& s = plan.solver;
   return "# dtplan plan: " + plan.model + " (" + std::to_string(plan.layers) +
          (plan.layers == 1 ? " layer) on " : " layers) on ") + mesh_text(plan) + "; " +
          plan.mesh.hardware + " (" + std::to_string(plan.mesh.gpus_per_node) +
-         " GPUs per node)\n# nodes " + std::to_string(plan.ops.size()) + ", strategies " +
+         " GPUs per node)\n# step: " + training_text(plan.training) + "\n# nodes " + std::to_string(plan.ops.size()) + ", strategies " +
          std::to_string(plan.strategies) + ", redistributions " +
          std::to_string(plan.redistributions.size()) + "\n# solver " + s.name +
          (s.optimal               ? " (optimal)"
@@ -422,6 +440,7 @@ Action setup_plan(CLI::App& app) {
   app.add_option("--model", o->model, "Model file (configs/models/*.json)");
   app.add_option("--mesh", o->mesh, "Mesh file (configs/meshes/*.json)");
   add_number_option(app, "--layers", o->layers, "Override the model's layer count");
+  add_training_options(app, o->training);
   app.add_option("--solver", o->solver, "exact (optimal) | greedy (DTensor-style) | ilp (CBC)")
       ->capture_default_str();
   app.add_option("--memory-limit", o->memory_limit,

@@ -2,7 +2,9 @@
 // simulated, ranked by step time then memory (lib/sweep).
 //
 //   dtplan sweep --model FILE --world 64 --gpus-per-node 8 [--hardware NAME] [--dims 1,2,3]
-//                [--memory-limit 80GiB|none] [--layers N] [--threads N] [--time-limit S]
+//                [--memory-limit 80GiB|none] [--layers N] [--batch N] [--seq-len N]
+//                [--checkpoint none|selective_op|full] [--grad-accum N] [--no-grad-sync]
+//                [--threads N] [--time-limit S]
 //                [--gap G] [--no-flatten] [--csv F] [--html F] [--json]
 //
 // --gap (default 1e-4): each mesh's exact solve may stop once its plan is proven within 0.01% of
@@ -26,6 +28,7 @@
 #include "number_arg.h"
 #include "output.h"
 #include "progress_bar.h"
+#include "training_args.h"
 #include "solve/solver.h"
 #include "sweep/mesh_candidates.h"
 #include "sweep/model_evaluator.h"
@@ -46,6 +49,7 @@ struct Options {
   std::string dims = "1,2,3";
   std::string memory_limit;
   std::string layers;
+  TrainingArgs training;
   std::string threads = "0";
   double time_limit_s = 60;
   double gap = 1e-4;
@@ -111,6 +115,7 @@ core::Result<Request> read_request(const Options& o) {
     DTPLAN_TRY(std::int64_t layers, positive(o.layers, "--layers"));
     overrides.layers = layers;
   }
+  DTPLAN_CHECK(apply_training_args(o.training, overrides));
   DTPLAN_TRY(std::int64_t threads, core::parse_int(o.threads, "--threads"));
   if (threads < 0 || threads > core::kMaxThreads) {
     return core::Error::bad_input("--threads: " + std::to_string(threads) + " is not in [0, " +
@@ -224,6 +229,7 @@ Action setup_sweep(CLI::App& app) {
   app.add_option("--memory-limit", o->memory_limit,
                  "Memory per rank, e.g. 80GiB, or none; default: the profile's HBM capacity");
   app.add_option("--layers", o->layers, "Override the model's layer count")->type_name("INT");
+  add_training_options(app, o->training);
   app.add_option("--threads", o->threads, "Worker threads (0: one per hardware thread)")
       ->type_name("INT")
       ->capture_default_str();

@@ -14,7 +14,7 @@ using Ints = std::vector<std::int64_t>;
 
 Dims dims_of(const Llama3Config& c) {
   const std::int64_t hd = llama3_head_dim(c);
-  return Dims{c.batch,           c.seq_len,    c.dim,
+  return Dims{llama3_microbatch(c), c.seq_len,    c.dim,
               c.n_heads,         c.n_kv_heads, hd,
               llama3_ffn_dim(c), c.vocab_size, llama3_max_seq_len(c)};
 }
@@ -157,12 +157,18 @@ LayerSaved layer_forward(GraphBuilder& b, const Llama3Config& c, const Dims& d, 
   return s;
 }
 
-// torchtitan's op-level SAC: save matmul (einsum) and attention outputs except every second
-// matmul of the layer; everything else in the layer's forward is recomputed.
-void tag_checkpoints(GraphBuilder& b, std::size_t first_node, const LayerSaved& s) {
+// Activation checkpointing of one block (torchtitan wraps each TransformerBlock): every forward
+// node of the block is recomputed except, under op-level SAC, the outputs of the matmuls
+// (einsums) and of attention, where every second matmul of the block is recomputed too. Under
+// both modes the block's output is kept: it is the next block's input, which that block's
+// checkpoint saves (the last block's feeds the final norm, outside any checkpoint).
+void tag_checkpoints(GraphBuilder& b, std::size_t first_node, const LayerSaved& s,
+                     CheckpointPolicy policy) {
   const std::size_t end = b.graph().size();
   for (std::size_t i = first_node; i < end; ++i)
     b.set_checkpoint(node_id(i), Checkpoint::kRecompute);
+  b.set_checkpoint(s.out, Checkpoint::kSave);
+  if (policy != CheckpointPolicy::kSelectiveOp) return;
   int matmuls = 0;
   for (const LinearSaved* l : {&s.wq, &s.wk, &s.wv, &s.wo, &s.w1, &s.w3, &s.w2}) {
     ++matmuls;
@@ -222,7 +228,9 @@ core::Result<Graph> build_llama3(const Llama3Config& c) {
     const std::size_t first = b.graph().size();
     saved.push_back(layer_forward(b, c, d, i, params[static_cast<std::size_t>(i)], x, freqs));
     x = saved.back().out;
-    if (c.checkpoint == CheckpointPolicy::kSelectiveOp) tag_checkpoints(b, first, saved.back());
+    if (c.checkpoint != CheckpointPolicy::kNone) {
+      tag_checkpoints(b, first, saved.back(), c.checkpoint);
+    }
   }
   b.scope("", -1, Phase::kForward);
   RmsSaved final_norm = rms_norm(b, "norm", x, norm_weight, c.norm_eps);

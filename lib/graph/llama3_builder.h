@@ -16,8 +16,9 @@
 // "layers.3.attention.wq.grad_input" ...; backward nodes carry ".bwd" in their scope.
 // Layer i's parameters, forward and backward nodes (and their aliases) have layer id i; the
 // embedding, final norm, output projection and loss-side nodes have -1. The annotation lists all
-// layers as one repeat group. Selective activation checkpointing only tags forward layer nodes
-// (study §5.6: the joint graph is the same with or without it).
+// layers as one repeat group. Activation checkpointing (selective_op, full) only tags forward
+// layer nodes (study §5.6: the joint graph is the same with or without it). The graph is one
+// microbatch's: its batch is config.batch / config.grad_accum.
 //
 //   auto g = build_llama3(Llama3Config{});  // 8B, B=16, S=8192
 //   g->node(*g->find("layers.0.attention.sdpa")).outputs[0] == bf16[16,32,8192,128]

@@ -37,6 +37,14 @@ std::int64_t llama3_ffn_dim(const Llama3Config& c) {
 
 std::int64_t llama3_head_dim(const Llama3Config& c) { return c.dim / c.n_heads; }
 
+std::int64_t llama3_microbatch(const Llama3Config& c) {
+  return c.grad_accum > 0 ? c.batch / c.grad_accum : c.batch;
+}
+
+core::TrainingOptions llama3_training(const Llama3Config& c) {
+  return {.checkpoint = c.checkpoint, .grad_accum = c.grad_accum, .grad_sync = c.grad_sync};
+}
+
 std::int64_t llama3_max_seq_len(const Llama3Config& c) { return c.max_seq_len.value_or(c.seq_len); }
 
 Status validate_llama3_config(const Llama3Config& c) {
@@ -48,6 +56,17 @@ Status validate_llama3_config(const Llama3Config& c) {
   DTPLAN_CHECK(positive("batch", c.batch));
   DTPLAN_CHECK(positive("seq_len", c.seq_len));
   DTPLAN_CHECK(positive("multiple_of", c.multiple_of));
+  DTPLAN_CHECK(positive("grad_accum", c.grad_accum));
+  if (c.grad_accum > core::kMaxMicrobatches) {
+    return Error::unsupported("field 'grad_accum': " + std::to_string(c.grad_accum) +
+                              " microbatches is more than the " +
+                              std::to_string(core::kMaxMicrobatches) + " supported" +
+                              std::string(core::kMicrobatchLimitNote));
+  }
+  if (c.batch % c.grad_accum != 0) {
+    return field_error("grad_accum", std::to_string(c.grad_accum) + " does not divide batch " +
+                                         std::to_string(c.batch));
+  }
   if (c.n_layers > kMaxLayers) {
     return Error::unsupported("field 'n_layers': " + std::to_string(c.n_layers) +
                               " layers is more than the " + std::to_string(kMaxLayers) +
@@ -97,7 +116,7 @@ Status validate_llama3_config(const Llama3Config& c) {
     return field_error("norm_eps", "must be a positive number");
   }
   // Element counts of the largest tensors, times 8 bytes, must fit in 64 bits.
-  const std::int64_t f = llama3_ffn_dim(c), b = c.batch, sq = c.seq_len, v = c.vocab_size;
+  const std::int64_t f = llama3_ffn_dim(c), b = llama3_microbatch(c), sq = c.seq_len, v = c.vocab_size;
   const std::int64_t smax = llama3_max_seq_len(c), half = llama3_head_dim(c) / 2, d = c.dim;
   const std::pair<const char*, std::array<std::int64_t, 4>> kTensors[] = {
       {"logits [B,S,vocab_size]", {b, sq, v, 8}},
@@ -153,17 +172,6 @@ Result<AttentionKernel> parse_attention_kernel(std::string_view text, std::strin
   }
   return Error::bad_input(std::string(what) + ": unknown attention kernel '" + std::string(text) +
                           "' (use cudnn, flash or efficient)");
-}
-
-std::string_view checkpoint_policy_name(CheckpointPolicy policy) {
-  return policy == CheckpointPolicy::kNone ? "none" : "selective_op";
-}
-
-Result<CheckpointPolicy> parse_checkpoint_policy(std::string_view text, std::string_view what) {
-  if (text == "none") return CheckpointPolicy::kNone;
-  if (text == "selective_op") return CheckpointPolicy::kSelectiveOp;
-  return Error::bad_input(std::string(what) + ": unknown checkpoint policy '" + std::string(text) +
-                          "' (use none or selective_op)");
 }
 
 }  // namespace dtplan::graph

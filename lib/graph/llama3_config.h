@@ -13,15 +13,17 @@
 
 #include "core/limits.h"
 #include "core/result.h"
+#include "core/training.h"
 
 namespace dtplan::graph {
 
 // Which SDPA kernel the trace holds (cuDNN is what H100 selects first, study §5.2).
 enum class AttentionKernel : std::uint8_t { kCudnn, kFlash, kEfficient };
 
-// Activation checkpointing: kSelectiveOp is torchtitan's per-op SAC (save matmul and attention
-// outputs, but recompute every second matmul), the example's default; it tags nodes only.
-enum class CheckpointPolicy : std::uint8_t { kNone, kSelectiveOp };
+// Activation checkpointing (core/training.h); kSelectiveOp is the example's default. The builder
+// tags the blocks' forward nodes (Checkpoint in node.h); the joint graph is the same in every mode.
+using core::CheckpointPolicy;
+using core::GradSync;
 
 struct Llama3Config {
   std::string name = "llama3";
@@ -35,11 +37,13 @@ struct Llama3Config {
   std::int64_t multiple_of = 1024;
   double norm_eps = 1e-5;
   double rope_theta = 500000.0;  // recorded only: RoPE frequencies do not change the graph
-  std::int64_t batch = 16;
+  std::int64_t batch = 16;  // the global batch of one step (all microbatches)
   std::int64_t seq_len = 8192;
   std::optional<std::int64_t> max_seq_len;  // rows of freqs_cis; default seq_len
   AttentionKernel attention = AttentionKernel::kCudnn;
   CheckpointPolicy checkpoint = CheckpointPolicy::kSelectiveOp;
+  std::int64_t grad_accum = 1;  // microbatches per step; the graph is one microbatch's
+  GradSync grad_sync = GradSync::kEveryMicrobatch;
 
   bool operator==(const Llama3Config&) const = default;
 };
@@ -53,11 +57,15 @@ inline constexpr std::int64_t kMaxLayers = core::kMaxLayers;
 std::int64_t llama3_ffn_dim(const Llama3Config& config);
 
 std::int64_t llama3_head_dim(const Llama3Config& config);  // dim / n_heads
+// The batch of one microbatch, the graph's: batch / grad_accum.
+std::int64_t llama3_microbatch(const Llama3Config& config);
+// The options the step is priced and simulated with.
+core::TrainingOptions llama3_training(const Llama3Config& config);
 std::int64_t llama3_max_seq_len(const Llama3Config& config);
 
 // Checks the configuration; errors name the field ("field 'n_kv_heads': 5 does not divide
 // n_heads 32"). Requires: positive sizes, n_heads | dim, n_kv_heads | n_heads, an even head_dim
-// (RoPE pairs), seq_len <= max_seq_len, n_layers <= kMaxLayers, and every tensor's element count
+// (RoPE pairs), grad_accum >= 1 dividing batch, seq_len <= max_seq_len, n_layers <= kMaxLayers, and every tensor's element count
 // (logits B*S*V included) within 64 bits.
 core::Status validate_llama3_config(const Llama3Config& config);
 
@@ -67,8 +75,7 @@ core::Result<std::int64_t> llama3_param_count(const Llama3Config& config);
 
 std::string_view attention_kernel_name(AttentionKernel kernel);  // "cudnn", "flash", "efficient"
 core::Result<AttentionKernel> parse_attention_kernel(std::string_view text, std::string_view what);
-std::string_view checkpoint_policy_name(CheckpointPolicy policy);  // "none", "selective_op"
-core::Result<CheckpointPolicy> parse_checkpoint_policy(std::string_view text,
-                                                       std::string_view what);
+using core::checkpoint_policy_name;
+using core::parse_checkpoint_policy;
 
 }  // namespace dtplan::graph

@@ -21,11 +21,11 @@ using core::Error;
 using core::Result;
 using Json = nlohmann::ordered_json;
 
-constexpr std::array<std::string_view, 20> kLlama3Fields = {
-    "builder",     "name",       "comment",    "dim",         "n_layers",
-    "n_heads",     "n_kv_heads", "vocab_size", "ffn_dim",     "ffn_dim_multiplier",
-    "multiple_of", "norm_eps",   "rope_theta", "batch",       "seq_len",
-    "max_seq_len", "attention",  "checkpoint", "description", "layers"};
+constexpr std::array<std::string_view, 22> kLlama3Fields = {
+    "builder",     "name",       "comment",    "dim",         "n_layers",   "n_heads",
+    "n_kv_heads",  "vocab_size", "ffn_dim",    "ffn_dim_multiplier",        "multiple_of",
+    "norm_eps",    "rope_theta", "batch",      "seq_len",     "max_seq_len", "attention",
+    "checkpoint",  "grad_accum", "grad_sync",  "description", "layers"};
 
 Error bad(std::string message) { return Error::bad_input(std::move(message)); }
 
@@ -91,7 +91,8 @@ Result<Llama3Config> llama3_config_from(const Json& doc) {
                             {"vocab_size", &c.vocab_size},
                             {"multiple_of", &c.multiple_of},
                             {"batch", &c.batch},
-                            {"seq_len", &c.seq_len}}) {
+                            {"seq_len", &c.seq_len},
+                            {"grad_accum", &c.grad_accum}}) {
     DTPLAN_CHECK(read_int(name, *slot));
   }
   // n_kv_heads defaults to n_heads (plain multi-head attention), as in torchtitan.
@@ -127,6 +128,10 @@ Result<Llama3Config> llama3_config_from(const Json& doc) {
     DTPLAN_TRY(std::string p, get_string(doc, "checkpoint"));
     DTPLAN_TRY(c.checkpoint, parse_checkpoint_policy(p, field("checkpoint")));
   }
+  if (doc.contains("grad_sync")) {
+    DTPLAN_TRY(std::string g, get_string(doc, "grad_sync"));
+    DTPLAN_TRY(c.grad_sync, core::parse_grad_sync(g, field("grad_sync")));
+  }
   for (std::string_view text_field : {"comment", "description"}) {
     if (doc.contains(std::string(text_field))) {
       DTPLAN_CHECK(get_string(doc, text_field));
@@ -135,7 +140,8 @@ Result<Llama3Config> llama3_config_from(const Json& doc) {
   return c;
 }
 
-Result<Model> build_model(const Json& doc, const ModelOverrides& overrides) {
+// The file's configuration with the overrides applied (errors name fields of the file).
+Result<Llama3Config> configure(const Json& doc, const ModelOverrides& overrides) {
   DTPLAN_TRY(std::string builder, get_string(doc, "builder"));
   if (builder != "llama3") {
     return bad(field("builder") + ": unknown builder '" + builder + "' (use llama3)");
@@ -143,16 +149,39 @@ Result<Model> build_model(const Json& doc, const ModelOverrides& overrides) {
   DTPLAN_TRY(Llama3Config config, llama3_config_from(doc));
   if (overrides.layers) config.n_layers = *overrides.layers;
   if (overrides.batch) config.batch = *overrides.batch;
+  if (overrides.checkpoint) config.checkpoint = *overrides.checkpoint;
+  if (overrides.grad_accum) config.grad_accum = *overrides.grad_accum;
+  if (overrides.grad_sync) config.grad_sync = *overrides.grad_sync;
   if (overrides.seq_len) {
     // A shorter sequence keeps the freqs_cis table (max_seq_len) of the configuration.
     if (!config.max_seq_len) config.max_seq_len = std::max(config.seq_len, *overrides.seq_len);
     config.seq_len = *overrides.seq_len;
   }
+  return config;
+}
+
+// A batch that the microbatch count does not divide, named by the flag that made it
+// (--grad-accum when both were given); errors of the file's own values are validate's.
+core::Status check_batch_overrides(const Llama3Config& config, const ModelOverrides& overrides) {
+  if (!(overrides.batch || overrides.grad_accum) || config.grad_accum < 1 ||
+      config.batch % config.grad_accum == 0) {
+    return {};
+  }
+  if (overrides.grad_accum) {
+    return bad("--grad-accum: " + std::to_string(config.grad_accum) + " does not divide the batch " +
+               std::to_string(config.batch));
+  }
+  return bad("--batch: " + std::to_string(config.batch) + " is not a multiple of grad_accum " +
+             std::to_string(config.grad_accum));
+}
+
+Result<Model> build_model(const Llama3Config& config) {
   DTPLAN_TRY(Graph graph, build_llama3(config));
   Model model;
   model.name = config.name;
   model.source = "builder:llama3";
   model.llama3 = config;
+  model.training = llama3_training(config);
   model.graph = std::move(graph);
   return model;
 }
@@ -187,13 +216,17 @@ Result<Model> parse_model(std::string_view json_text, std::string_view what,
     return in_file(bad("a model file holds either \"builder\" (with its settings) or \"graph\""));
   }
   if (doc->contains("builder")) {
-    auto model = build_model(*doc, overrides);
+    auto config = configure(*doc, overrides);
+    if (!config.ok()) return in_file(config.error());
+    DTPLAN_CHECK(check_batch_overrides(*config, overrides));
+    auto model = build_model(*config);
     if (!model.ok()) return in_file(model.error());
     return model;
   }
-  if (overrides.layers || overrides.batch || overrides.seq_len) {
+  if (overrides.builder_only()) {
     return in_file(Error::unsupported(
-        "--layers, --batch and --seq-len apply to builder models; this file holds a fixed graph"));
+        "--layers, --batch, --seq-len, --checkpoint and --grad-accum apply to builder models; "
+        "this file holds a fixed graph"));
   }
   auto parsed = parse_graph_json(json_text);
   if (!parsed.ok()) return in_file(parsed.error());
@@ -214,6 +247,10 @@ Result<Model> parse_model(std::string_view json_text, std::string_view what,
   Model model;
   model.name = graph.name();
   model.source = "graph";
+  if (std::any_of(graph.nodes().begin(), graph.nodes().end(),
+                  [](const Node& n) { return n.checkpoint == Checkpoint::kRecompute; })) {
+    model.training.checkpoint = CheckpointPolicy::kSelectiveOp;
+  }
   model.graph = std::move(graph);
   return model;
 }

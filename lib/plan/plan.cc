@@ -19,6 +19,26 @@ core::Result<Phase> parse_phase(std::string_view text, std::string_view what) {
                                 "'; expected forward or backward");
 }
 
+std::string_view op_schedule_name(OpSchedule schedule) {
+  switch (schedule) {
+    case OpSchedule::kRecompute:
+      return "recompute";
+    case OpSchedule::kGradient:
+      return "gradient";
+    case OpSchedule::kMicrobatch:
+      break;
+  }
+  return "microbatch";
+}
+
+core::Result<OpSchedule> parse_op_schedule(std::string_view text, std::string_view what) {
+  for (OpSchedule s : {OpSchedule::kMicrobatch, OpSchedule::kRecompute, OpSchedule::kGradient}) {
+    if (op_schedule_name(s) == text) return s;
+  }
+  return core::Error::bad_input(std::string(what) + ": unknown schedule '" + std::string(text) +
+                                "'; expected microbatch, recompute or gradient");
+}
+
 namespace {
 
 using core::field_error;

@@ -19,6 +19,7 @@
 #include "collective/collective.h"
 #include "core/dtype.h"
 #include "core/result.h"
+#include "core/training.h"
 #include "placement/placement.h"
 #include "redist/redist_plan.h"
 #include "redist/warnings.h"
@@ -30,6 +31,20 @@ enum class Phase : std::uint8_t { kForward, kBackward };
 // "forward", "backward".
 std::string_view phase_name(Phase phase);
 core::Result<Phase> parse_phase(std::string_view text, std::string_view what);
+
+// How an op runs in a training step (plan/step_runs.h gives the counts):
+//   kMicrobatch  once per microbatch;
+//   kRecompute   a forward op that activation checkpointing runs again before its layer's
+//                backward: twice per microbatch (graph/recompute.h decides which);
+//   kGradient    a backward op on a weight gradient's way to the returned gradient (its
+//                einsum, permute, fp32 cast): once per microbatch, and the redistributions
+//                between two such ops (FSDP's reduce-scatter) run once per step under
+//                GradSync::kLastMicrobatch.
+enum class OpSchedule : std::uint8_t { kMicrobatch, kRecompute, kGradient };
+
+// "microbatch", "recompute", "gradient".
+std::string_view op_schedule_name(OpSchedule schedule);
+core::Result<OpSchedule> parse_op_schedule(std::string_view text, std::string_view what);
 
 struct PlanOp {
   std::string name;  // graph node name, unique
@@ -43,7 +58,8 @@ struct PlanOp {
   std::vector<placement::Placement> placements;  // output 0's chosen placements, one per mesh dim
   std::string strategy;      // the chosen strategy as text (strategy::format_strategy)
   std::int32_t options = 0;  // how many strategies the op had
-  double compute_us = 0;     // roofline time of the op on one rank
+  double compute_us = 0;     // roofline time of the op on one rank, one run
+  OpSchedule schedule = OpSchedule::kMicrobatch;
   bool operator==(const PlanOp&) const = default;
 };
 
@@ -56,7 +72,8 @@ struct PlanRedistribution {
   bool operator==(const PlanRedistribution&) const = default;
 };
 
-// Collectives of the plan grouped by (kind, mesh dims, flattened mesh, group size).
+// Collectives of one training step grouped by (kind, mesh dims, flattened mesh, group size);
+// count, bytes and time include every run (plan/step_runs.h).
 struct CollectiveSummary {
   collective::Collective kind = collective::Collective::kAllGather;
   std::vector<std::int32_t> mesh_dims;  // ascending
@@ -80,9 +97,10 @@ struct SolverSummary {
   bool operator==(const SolverSummary&) const = default;
 };
 
-// total_us = compute_us + communication_us + redistribution_us (nothing overlapped; the step
-// simulator computes exposed time). communication_us: collective steps of redistributions;
-// redistribution_us: their local steps (chunk, partition, pad, reorder).
+// total_us = compute_us + communication_us + redistribution_us per training step (every run of
+// every op and redistribution, plan/step_runs.h; nothing overlapped; the step simulator computes
+// exposed time). communication_us: collective steps of redistributions; redistribution_us: their
+// local steps (chunk, partition, pad, reorder).
 struct CostSummary {
   double compute_us = 0;
   double communication_us = 0;
@@ -104,6 +122,9 @@ struct MemorySummary {
 struct Plan {
   std::string model;  // model name, e.g. "llama3-8b"
   std::int32_t layers = 0;
+  // The step the plan prices: its checkpoint policy (a record: the ops' schedules say what
+  // runs again), microbatches and gradient sync. The ops are one microbatch's.
+  core::TrainingOptions training;
   redist::MeshDescription mesh;
   std::vector<PlanOp> ops;
   std::vector<PlanRedistribution> redistributions;  // by consumer, then slot

@@ -297,6 +297,32 @@ core::Status check_warnings(const Plan& plan) {
   return {};
 }
 
+// The step's options against the ops' schedules: recomputed ops are forward ops in a layer and
+// exist only under a checkpoint policy; gradient ops are backward ops.
+core::Status check_training(const Plan& plan) {
+  const core::TrainingOptions& t = plan.training;
+  if (t.grad_accum < 1 || t.grad_accum > core::kMaxMicrobatches) {
+    return field_error("training.grad_accum",
+                       std::to_string(t.grad_accum) + " is not in [1, " +
+                           std::to_string(core::kMaxMicrobatches) + "]");
+  }
+  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+    const PlanOp& op = plan.ops[i];
+    if (op.schedule == OpSchedule::kRecompute &&
+        (op.phase != Phase::kForward || op.layer < 0 ||
+         t.checkpoint == core::CheckpointPolicy::kNone || op.op == kPlaceholderOp)) {
+      return field_error(op_path(i, "schedule"),
+                         "only a forward op of a layer is recomputed, under a checkpoint policy "
+                         "(training.checkpoint is " +
+                             std::string(core::checkpoint_policy_name(t.checkpoint)) + ")");
+    }
+    if (op.schedule == OpSchedule::kGradient && op.phase != Phase::kBackward) {
+      return field_error(op_path(i, "schedule"), "a gradient op is a backward op");
+    }
+  }
+  return {};
+}
+
 core::Status check_memory(const MemorySummary& m) {
   std::int64_t sum = 0;
   for (std::int64_t part :
@@ -319,6 +345,7 @@ core::Status check_memory(const MemorySummary& m) {
 core::Status check_read_plan(const Plan& plan) {
   if (plan.model.empty()) return field_error("model", "is empty");
   DTPLAN_CHECK(check_layers(plan));
+  DTPLAN_CHECK(check_training(plan));
   std::vector<std::optional<StrategyLists>> lists;
   std::int64_t strategies = 0;
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {

@@ -34,7 +34,7 @@ Json collective_json(const CollectiveSummary& c) {
 }
 
 Json op_json(const PlanOp& op) {
-  return {{"name", op.name},
+  Json j = {{"name", op.name},
           {"op", op.op},
           {"phase", phase_name(op.phase)},
           {"layer", op.layer},
@@ -46,6 +46,8 @@ Json op_json(const PlanOp& op) {
           {"strategy", op.strategy},
           {"options", op.options},
           {"compute_us", op.compute_us}};
+  if (op.schedule != OpSchedule::kMicrobatch) j["schedule"] = op_schedule_name(op.schedule);
+  return j;
 }
 
 // A field of `obj` read by `read` (a JsonReader member) at join_path(base, key).
@@ -137,7 +139,26 @@ core::Result<PlanOp> read_op(const JsonReader& r, const Json& j, const std::stri
   DTPLAN_TRY(op.strategy, string_field(r, j, "strategy", path));
   DTPLAN_TRY(op.options, int32_field(r, j, "options", path));
   DTPLAN_TRY(op.compute_us, number_field(r, j, "compute_us", path));
+  if (j.contains("schedule")) {
+    DTPLAN_TRY(std::string schedule, string_field(r, j, "schedule", path));
+    DTPLAN_TRY(op.schedule, r.at(parse_op_schedule(schedule, "schedule"),
+                                 join_path(path, "schedule")));
+  }
   return op;
+}
+
+// "training" (absent in plans written before it: one microbatch, nothing recomputed).
+core::Result<core::TrainingOptions> read_training(const JsonReader& r, const Json& doc) {
+  core::TrainingOptions t;
+  if (!doc.contains("training")) return t;
+  DTPLAN_TRY(const Json* j, r.get(doc, "training", ""));
+  DTPLAN_TRY(std::string checkpoint, string_field(r, *j, "checkpoint", "training"));
+  DTPLAN_TRY(t.checkpoint, r.at(core::parse_checkpoint_policy(checkpoint, "checkpoint"),
+                                "training.checkpoint"));
+  DTPLAN_TRY(t.grad_accum, int_field(r, *j, "grad_accum", "training"));
+  DTPLAN_TRY(std::string sync, string_field(r, *j, "grad_sync", "training"));
+  DTPLAN_TRY(t.grad_sync, r.at(core::parse_grad_sync(sync, "grad_sync"), "training.grad_sync"));
+  return t;
 }
 
 core::Result<MemorySummary> read_memory(const JsonReader& r, const Json& doc) {
@@ -187,6 +208,9 @@ Json plan_summary_json(const Plan& plan) {
   doc["version"] = kPlanVersion;
   doc["model"] = plan.model;
   doc["layers"] = plan.layers;
+  doc["training"] = {{"checkpoint", core::checkpoint_policy_name(plan.training.checkpoint)},
+                     {"grad_accum", plan.training.grad_accum},
+                     {"grad_sync", core::grad_sync_name(plan.training.grad_sync)}};
   doc["mesh"] = redist::mesh_description_json(plan.mesh);
   doc["nodes"] = plan.ops.size();
   doc["strategies"] = plan.strategies;
@@ -255,6 +279,7 @@ core::Result<Plan> read_plan_json(std::string_view text, std::string_view source
   Plan plan;
   DTPLAN_TRY(plan.model, string_field(r, doc, "model", ""));
   DTPLAN_TRY(plan.layers, int32_field(r, doc, "layers", ""));
+  DTPLAN_TRY(plan.training, read_training(r, doc));
   DTPLAN_TRY(const Json* mesh_json, r.get(doc, "mesh", ""));
   DTPLAN_TRY(plan.mesh, redist::read_mesh_description(r, *mesh_json, "mesh"));
   DTPLAN_TRY(mesh::DeviceMesh built, r.at(redist::build_described_mesh(plan.mesh), "mesh"));

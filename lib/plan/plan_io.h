@@ -5,6 +5,7 @@
 //
 //   {"format": "dtplan-plan", "version": 1,
 //    "model": "llama3-8b", "layers": 32,
+//    "training": {"checkpoint": "selective_op", "grad_accum": 1, "grad_sync": "every_microbatch"},
 //    "mesh": {...as in redist_plan_io.h...},
 //    "nodes": 8152, "strategies": 91234,
 //    "solver": {"name": "exact", "time_s": 0.21, "objective_us": 123.4, "lower_bound_us": 123.4,
@@ -18,7 +19,8 @@
 //    "warnings": [{"reason": ..., "mesh_dims": [...], "message": ...}],
 //    "ops": [{"name": "tokens", "op": "placeholder", "phase": "forward", "layer": -1,
 //             "role": "input", "inputs": [], "shape": [16, 8192], "dtype": "i64",
-//             "placements": "S(0),R", "strategy": "...", "options": 8, "compute_us": 0}],
+//             "placements": "S(0),R", "strategy": "...", "options": 8, "compute_us": 0},
+//            ... "schedule": "recompute" (written when not "microbatch", plan.h OpSchedule)],
 //    "redistributions": [{"consumer": 12, "slot": 1, "producer": 4, "tensor": {...},
 //                         "src": ..., "dst": ..., "steps": [...], ...}]}
 //

@@ -5,17 +5,22 @@
 #include <string>
 #include <tuple>
 
+#include "plan/step_runs.h"
+
 namespace dtplan::plan {
 
 CostSummary cost_summary(const Plan& plan) {
   CostSummary c;
-  for (const PlanOp& op : plan.ops) c.compute_us += op.compute_us;
+  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
+    c.compute_us += static_cast<double>(op_runs(plan, i)) * plan.ops[i].compute_us;
+  }
   for (const PlanRedistribution& r : plan.redistributions) {
+    const auto runs = static_cast<double>(redistribution_runs(plan, r));
     for (const redist::PlanStep& s : r.plan.steps) {
       if (redist::collective_of(s.transform.kind)) {
-        c.communication_us += s.cost_us;
+        c.communication_us += runs * s.cost_us;
       } else {
-        c.redistribution_us += s.cost_us;
+        c.redistribution_us += runs * s.cost_us;
       }
     }
   }
@@ -28,6 +33,7 @@ std::vector<CollectiveSummary> collective_summary(const Plan& plan) {
       std::tuple<collective::Collective, std::vector<std::int32_t>, std::string, std::int64_t>;
   std::map<Key, CollectiveSummary> rows;
   for (const PlanRedistribution& r : plan.redistributions) {
+    const std::int64_t runs = redistribution_runs(plan, r);
     for (const redist::PlanStep& s : r.plan.steps) {
       const auto kind = redist::collective_of(s.transform.kind);
       if (!kind || s.group_size <= 1) continue;
@@ -37,9 +43,9 @@ std::vector<CollectiveSummary> collective_summary(const Plan& plan) {
       row.mesh_dims = s.transform.mesh_dims;
       row.flattened = s.transform.flattened_mesh;
       row.group_size = s.group_size;
-      row.count += 1;
-      row.bytes += s.bytes;
-      row.time_us += s.cost_us;
+      row.count += runs;
+      row.bytes += runs * s.bytes;
+      row.time_us += static_cast<double>(runs) * s.cost_us;
     }
   }
   std::vector<CollectiveSummary> out;

@@ -1,11 +1,12 @@
 #pragma once
 // The summaries of a plan::Plan derived from its ops and redistributions, shared by the lowering
 // (lib/strategy) and any reader that edits a plan:
-//   - cost: compute = Σ op compute_us; communication = Σ collective steps (all_gather,
-//     reduce_scatter, all_reduce, all_to_all) of every redistribution; redistribution = Σ local
-//     steps (local_chunk, local_partition); total = their sum (nothing overlapped);
+//   - cost, per training step: compute = Σ op compute_us x its runs; communication = Σ collective
+//     steps (all_gather, reduce_scatter, all_reduce, all_to_all) of every redistribution x its
+//     runs; redistribution = Σ local steps (local_chunk, local_partition) x runs; total = their
+//     sum (nothing overlapped); runs as plan/step_runs.h counts them;
 //   - collectives: steps grouped by (kind, mesh dims, flattened mesh, group size), in that key
-//     order; a step on a one-rank group is skipped at runtime and not counted;
+//     order, each run counted; a step on a one-rank group is skipped at runtime and not counted;
 //   - warnings: every redistribution's warnings, once per (mesh dims, reason), in plan order.
 //
 //   summarize(plan);  // fills plan.cost, plan.collectives, plan.warnings

@@ -8,22 +8,34 @@
 // all-gather and reduce-scatter on the dp group therefore queue behind each other). Every
 // stream is in order: a task starts after the task issued before it on that stream.
 //
-// Tasks, in issue order (the order of `tasks`, a topological order of every dependency):
+// Tasks, in issue order (the order of `tasks`, a topological order of every dependency), for
+// each of the plan's microbatches in turn (plan.training.grad_accum; with more than one, task
+// names start "mb<m>."):
 //   - op i (kCompute, stream compute, alone_us = compute_us): after its producers, or after the
 //     last step of the redistribution on each input slot that has one;
+//   - op i again (name "<op>:recompute") when its schedule is kRecompute: issued after the op
+//     just before its layer's first backward op, or earlier where a backward op or another
+//     recomputation reads it sooner (its recompute point), reading its inputs' saved or
+//     recomputed values; backward ops read the recomputed value;
 //   - each step of a redistribution (consumer c, slot s, producer p), in step order: a
 //     collective on the stream of its mesh dims / flattened mesh (steps on one-rank groups are
 //     skipped, as PyTorch skips them); a local step (chunk, partition) on the stream of the next
 //     collective of its chain, else the previous one; a chain of local steps only runs on the
-//     compute stream just before its consumer. The chain is issued as soon as p has run (the
-//     gradient reduce-scatters overlap the rest of the backward); a chain whose producer is
-//     parameter-derived (a parameter, or an op whose inputs all are) is prefetchable: it is
-//     issued after op gate(b - D) instead, where b is the consumer's block, D the prefetch depth
-//     and gate(k) the op just before block k (none when b - D < 0 or D < 0). Blocks are the
-//     maximal runs of consecutive non-placeholder ops with equal (phase, layer).
-// Issue keys (point, consumer, slot, step): op i (2i, i, max, 0); a chain issued after op k
-// (2k + 1, c, s, step); a local-only chain (2c, c, s, step). Sorting by key orders every task
-// after its dependencies, so no stream can deadlock.
+//     compute stream just before its consumer. The chain is issued as soon as p's value exists
+//     (the gradient reduce-scatters overlap the rest of the backward), for a recomputation not
+//     before its recompute point; a chain whose producer is parameter-derived (a parameter, or
+//     an op whose inputs all are) is prefetchable: it is issued after op gate(b - D) instead,
+//     where b is the block the consumer runs in (a recomputation's: its layer's first backward
+//     block), D the prefetch depth and gate(k) the op just before block k (none when b - D < 0
+//     or D < 0). Blocks are the maximal runs of consecutive non-placeholder ops with equal
+//     (phase, layer). A recomputed consumer's chain runs again for the recomputation ("<op>:
+//     recompute[s]..."); a gradient reduction that runs once per step (plan/step_runs.h) is
+//     issued in the last microbatch only, earlier ones read the producer directly.
+// Issue keys (microbatch, point, consumer, copy, slot, step): op i (m, 2i, i, 0, max, 0); its
+// recomputation (m, 2r + 1, i, 1, max, 0) with r its recompute point; a chain issued after op
+// k (m, 2k + 1, c, copy, s, step); a local-only chain (m, 2c, c, 0, s, step), or (m, 2r + 1, c,
+// 1, s, step) for a recomputation. Sorting by key orders every task after its dependencies, so
+// no stream can deadlock.
 
 #include <cstdint>
 #include <optional>
@@ -95,7 +107,7 @@ struct StepProgram {
   std::vector<StreamInfo> streams;  // compute first, then mesh dims ascending, then flattened
   std::vector<GroupPartition> partitions;
   std::vector<Task> tasks;            // in issue order
-  std::vector<std::int32_t> op_task;  // op index -> its task
+  std::vector<std::int32_t> op_task;  // op index -> its task in the first microbatch
   // Per mesh dim: slot -> the slot one coordinate further along the dim, cyclically (the
   // candidate symmetries of the simulation, rank_symmetry.h).
   std::vector<std::vector<std::int32_t>> shifts;

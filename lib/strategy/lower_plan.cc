@@ -3,6 +3,7 @@
 #include <set>
 
 #include "plan/plan_summary.h"
+#include "strategy/step_schedule.h"
 
 namespace dtplan::strategy {
 
@@ -39,6 +40,8 @@ core::Result<plan::Plan> lower_plan(const LowerInput& input, EdgeCoster& coster)
   plan::Plan out;
   out.model = graph.name();
   out.layers = layer_count(graph);
+  out.training = input.training;
+  const std::vector<plan::OpSchedule> schedules = op_schedules(graph, input.training);
   out.mesh = redist::describe_mesh(coster.planner().mesh());
   std::vector<std::int32_t> op_index(graph.size(), -1);
   for (std::size_t i = 0; i < graph.size(); ++i) {
@@ -69,6 +72,7 @@ core::Result<plan::Plan> lower_plan(const LowerInput& input, EdgeCoster& coster)
     p.strategy = format_strategy(s);
     p.options = static_cast<std::int32_t>(op.size());
     p.compute_us = s.compute_us;
+    p.schedule = schedules[i];
     out.strategies += static_cast<std::int64_t>(op.size());
     op_index[i] = static_cast<std::int32_t>(out.ops.size());
     out.ops.push_back(std::move(p));

@@ -4,7 +4,8 @@
 // time, producers and output placements; every input slot whose producer's output placements
 // differ from what the consumer's strategy expects gets the redistribution redist::Planner
 // plans for it (greedy or min-cost as DTensor chooses, merged on flattened meshes where the
-// rules allow); then the summaries (plan_summary.h) and the per-rank memory (memory_model.h).
+// rules allow); each op's schedule (step_schedule.h) and the step's options; then the summaries
+// (plan_summary.h, per training step) and the per-rank memory (memory_model.h).
 // The solver figures (plan.solver) are the caller's to fill in.
 //
 //   auto plan = lower_plan({graph, strategies, choice, terms}, coster).value();
@@ -31,6 +32,7 @@ struct LowerInput {
   std::span<const std::int32_t> choice;  // per graph node; -1 for nodes without strategies
   const MemoryTerms& memory;
   std::optional<std::int64_t> memory_limit_bytes;  // recorded in plan.memory.limit_bytes
+  core::TrainingOptions training{};                // plan.training; the ops' schedules follow
 };
 
 // plan::PlanOp::role of a graph role: "parameter", "gradient", "input", "tangent", "output",

@@ -1,10 +1,12 @@
 #include "strategy/memory_model.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
 
 #include "core/checked.h"
+#include "graph/recompute.h"
 #include "strategy/compute_cost.h"
 #include "strategy/enumerate.h"
 
@@ -32,10 +34,32 @@ std::pair<std::int32_t, std::size_t> storage_owner(const graph::Graph& graph, st
 
 bool is_leaf(const graph::Node& node) { return node.op == graph::OpKind::kPlaceholder; }
 
+// The unsharded fp32 gradient each returned gradient accumulates across microbatches when only
+// the last one reduces: its batch reduction's output (graph::gradient_roots: a linear's
+// grad-weight einsum, a norm's sum, the embedding's backward) at its local element count, 4
+// bytes each. Its placement is the gradient's before the reduction (Partial over the
+// data-parallel dims keeps the full size).
+core::Result<std::vector<ActivationMemory>> accumulator_terms(const graph::Graph& graph,
+                                                              const GraphStrategies& strategies) {
+  std::vector<ActivationMemory> out;
+  for (graph::NodeId root : graph::gradient_roots(graph)) {
+    ActivationMemory a;
+    a.node = root;
+    const std::string what = graph::node_label(graph.node(root).name) + " accumulated bytes";
+    for (const Strategy& s : strategies.of(root).strategies) {
+      DTPLAN_TRY(std::int64_t b, local_bytes(s.local_output_shapes[0], core::DType::kF32, what));
+      a.bytes.push_back(b);
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 }  // namespace
 
 core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
-                                       const GraphStrategies& strategies) {
+                                       const GraphStrategies& strategies,
+                                       const core::TrainingOptions& training) {
   MemoryTerms out;
   const auto nodes = graph.nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -66,30 +90,26 @@ core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
     out.parameters.push_back(std::move(p));
   }
 
-  // Saved values: the storage owners of forward non-leaf values read by backward nodes; an
-  // owner tagged for recomputation is replaced by the owners of the forward values it reads
-  // (latest first: inputs are earlier nodes, so chains of recomputed values unfold fully).
-  std::set<std::pair<std::int32_t, std::size_t>> saved;  // (owner, output)
-  auto save = [&](graph::NodeId p, std::size_t output) {
-    const graph::Node& producer = graph.node(p);
-    if (producer.phase != graph::Phase::kForward || is_leaf(producer)) return;
-    const auto owner = storage_owner(graph, graph::index_of(p), output);
-    if (!is_leaf(nodes[static_cast<std::size_t>(owner.first)])) saved.insert(owner);
-  };
-  for (const graph::Node& node : nodes) {
-    if (node.phase != graph::Phase::kBackward || node.op == graph::OpKind::kOutput) continue;
-    for (graph::NodeId p : node.inputs) save(p, producer_output_index(node));
-  }
+  // Saved values: the storage owners of the forward non-leaf values that a backward node or a
+  // recomputed node reads and that are not recomputed themselves (graph/recompute.h).
+  const std::vector<char> recomputed = graph::recomputed_nodes(graph);
   std::map<std::int32_t, std::set<std::size_t>> owners;
-  while (!saved.empty()) {
-    const auto key = *saved.rbegin();
-    saved.erase(key);
-    const graph::Node& node = nodes[static_cast<std::size_t>(key.first)];
-    if (node.checkpoint != graph::Checkpoint::kRecompute) {
-      owners[key.first].insert(key.second);
-      continue;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const graph::Node& node = nodes[i];
+    const bool reader = recomputed[i] != 0 ||
+                        (node.phase == graph::Phase::kBackward && node.op != graph::OpKind::kOutput);
+    if (!reader) continue;
+    for (graph::NodeId p : node.inputs) {
+      const graph::Node& producer = graph.node(p);
+      if (producer.phase != graph::Phase::kForward || is_leaf(producer) ||
+          recomputed[static_cast<std::size_t>(graph::index_of(p))] != 0) {
+        continue;
+      }
+      const auto owner = storage_owner(graph, graph::index_of(p), producer_output_index(node));
+      if (!is_leaf(nodes[static_cast<std::size_t>(owner.first)])) {
+        owners[owner.first].insert(owner.second);
+      }
     }
-    for (graph::NodeId p : node.inputs) save(p, producer_output_index(node));
   }
   for (const auto& [owner, outputs] : owners) {
     const graph::Node& node = nodes[static_cast<std::size_t>(owner)];
@@ -109,6 +129,9 @@ core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
     }
     out.activations.push_back(std::move(a));
   }
+  if (training.grad_accum > 1 && training.grad_sync == core::GradSync::kLastMicrobatch) {
+    DTPLAN_TRY(out.accumulators, accumulator_terms(graph, strategies));
+  }
   return out;
 }
 
@@ -123,6 +146,9 @@ MemoryTotals memory_totals(const MemoryTerms& terms, std::span<const std::int32_
   }
   for (const ActivationMemory& a : terms.activations) {
     t.activation_bytes += a.bytes[static_cast<std::size_t>(at(a.node))];
+  }
+  for (const ActivationMemory& a : terms.accumulators) {
+    t.gradient_bytes += a.bytes[static_cast<std::size_t>(at(a.node))];
   }
   t.peak_bytes = t.parameter_bytes + t.gradient_bytes + t.optimizer_bytes + t.activation_bytes;
   return t;

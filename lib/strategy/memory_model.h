@@ -9,10 +9,16 @@
 //     parameter with a gradient: 8 bytes per element;
 //   - activations: the forward values the backward reads (AutoParallel's joint graph, study
 //     §5.6), resolved to the node that owns their storage (through views, aliases and getitem),
-//     at that node's local size; a value tagged for recomputation (activation checkpointing) is
-//     replaced by the forward values it is recomputed from. All of them are live when the
-//     forward ends, so their sum is the activation peak. Placeholders (parameters, buffers,
-//     inputs) are not activations.
+//     at that node's local size; a value recomputed by activation checkpointing
+//     (graph/recompute.h) is replaced by the forward values it is recomputed from. All of them
+//     are live when the forward ends, so their sum is the activation peak. Placeholders
+//     (parameters, buffers, inputs) are not activations. The graph is one microbatch's, so
+//     these are one microbatch's activations (microbatches run one after another);
+//   - accumulated gradients, with grad_accum > 1 and GradSync::kLastMicrobatch only: the
+//     unsharded fp32 gradient every returned gradient holds between microbatches: its batch
+//     reduction's output (graph::gradient_roots: a linear's grad-weight einsum, a norm's sum,
+//     the embedding's backward) at its local size, 4 bytes an element, counted with the
+//     gradients.
 // Local sizes are those of mesh coordinate 0 (torch.chunk's largest piece; strategy.h), so the
 // figures bound every rank. The peak per rank is the sum of all four.
 //
@@ -24,6 +30,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/training.h"
 #include "graph/graph.h"
 #include "strategy/graph_strategies.h"
 
@@ -50,18 +57,20 @@ struct ActivationMemory {
 struct MemoryTerms {
   std::vector<ParameterMemory> parameters;    // graph order
   std::vector<ActivationMemory> activations;  // graph order
+  std::vector<ActivationMemory> accumulators;  // graph order: unsharded gradients kept, fp32
   bool operator==(const MemoryTerms&) const = default;
 };
 
 // @post error (kBadInput) only when a byte count overflows int64.
 core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
-                                       const GraphStrategies& strategies);
+                                       const GraphStrategies& strategies,
+                                       const core::TrainingOptions& training = {});
 
 // Per-rank totals for one choice per graph node (`choice[i]`: the strategy of node i; nodes
 // without strategies are ignored).
 struct MemoryTotals {
   std::int64_t parameter_bytes = 0;
-  std::int64_t gradient_bytes = 0;
+  std::int64_t gradient_bytes = 0;  // accumulated gradients included
   std::int64_t optimizer_bytes = 0;
   std::int64_t activation_bytes = 0;
   std::int64_t peak_bytes = 0;

@@ -58,7 +58,8 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
     DTPLAN_TRY(pinned, apply_pin_rules(graph, strategies, options.pins, constraints));
   }
   DTPLAN_TRY(SelectionProblem sp, export_problem(graph, strategies, constraints, coster,
-                                                 ExportOptions{options.followers}));
+                                                 ExportOptions{options.followers,
+                                                               options.training}));
   if (!options.pins.empty()) {
     DTPLAN_CHECK(check_pin_conflicts(sp.problem, sp.graph_node, pinned, options.pins));
   }
@@ -76,7 +77,9 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
   ModelPlan out;
   DTPLAN_TRY(
       out.plan,
-      lower_plan({graph, strategies, choice, sp.memory, options.memory_limit_bytes}, coster));
+      lower_plan({graph, strategies, choice, sp.memory, options.memory_limit_bytes,
+                  options.training},
+                 coster));
   if (options.fuse_allgathers) {
     DTPLAN_TRY(FuseResult fused, fuse_chained_allgathers(out.plan, graph, coster));
     out.stats.fused_allgathers = fused.fused;

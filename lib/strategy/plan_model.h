@@ -62,6 +62,9 @@ struct ModelPlanOptions {
   // A user's plan (--parallelize): hard pins on the nodes its rules match, replacing the default
   // pins there; empty: the free optimum.
   PinSet pins;
+  // The training step priced (graph::Model::training): recomputation, microbatches, gradient
+  // sync; the graph is one microbatch's.
+  core::TrainingOptions training{};
 };
 
 // Where the time went and how big the problem was.

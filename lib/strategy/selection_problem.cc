@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "core/checked.h"
 #include "core/units.h"
 #include "placement/placement_text.h"
+#include "plan/step_runs.h"
+#include "strategy/step_schedule.h"
 
 namespace dtplan::strategy {
 
@@ -34,6 +37,22 @@ struct Builder {
   const ExportOptions& options;
   SelectionProblem sp;
   std::vector<std::vector<char>> allowed;  // per problem node: labels its pins allow
+  std::vector<plan::OpSchedule> schedules{};  // per graph node
+  // Scaled copies of edge matrices by (matrix, runs); the source is kept so its address stays
+  // unique.
+  std::map<std::pair<const void*, std::int64_t>, std::pair<EdgeMatrix, EdgeMatrix>> scaled{};
+
+  // `matrix` times `runs` (shared between edges with the same matrix and runs).
+  EdgeMatrix times(const EdgeMatrix& matrix, std::int64_t runs) {
+    if (runs == 1) return matrix;
+    auto& slot = scaled[{matrix.get(), runs}];
+    if (slot.second == nullptr) {
+      auto values = std::make_shared<std::vector<double>>(*matrix);
+      for (double& v : *values) v *= static_cast<double>(runs);
+      slot = {matrix, std::move(values)};
+    }
+    return slot.second;
+  }
 
   [[nodiscard]] const OpStrategy& op_of(NodeIndex v) const {
     return strategies.of(sp.graph_node[static_cast<std::size_t>(v)]);
@@ -52,7 +71,8 @@ struct Builder {
       solve::Node node;
       node.name = graph.nodes()[i].name;
       node.cost_us.reserve(op.size());
-      for (const Strategy& s : op.strategies) node.cost_us.push_back(s.compute_us);
+      const auto runs = static_cast<double>(plan::op_runs(schedules[i], options.training));
+      for (const Strategy& s : op.strategies) node.cost_us.push_back(runs * s.compute_us);
       sp.problem.nodes.push_back(std::move(node));
       allowed.emplace_back(op.size(), 1);
     }
@@ -84,8 +104,11 @@ struct Builder {
           }
           matrix = std::move(*built);
         }
-        sp.problem.edges.push_back(
-            {u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot), solve::Matrix(matrix)});
+        const std::int64_t runs = plan::redistribution_runs(
+            schedules[static_cast<std::size_t>(graph::index_of(p))],
+            schedules[static_cast<std::size_t>(graph::index_of(id))], options.training);
+        sp.problem.edges.push_back({u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot),
+                                    solve::Matrix(times(matrix, runs))});
         if (follows && static_cast<std::int32_t>(slot) == op.follows_slot) {
           sp.problem.followers.push_back({static_cast<NodeIndex>(v), u, op.follower_map});
         }
@@ -164,7 +187,7 @@ struct Builder {
   }
 
   core::Status add_memory() {
-    DTPLAN_TRY(sp.memory, memory_terms(graph, strategies));
+    DTPLAN_TRY(sp.memory, memory_terms(graph, strategies, options.training));
     std::set<std::int32_t> pinned;
     for (const NodePin& pin : constraints.pins) pinned.insert(graph::index_of(pin.node));
     solve::MemoryRow row;
@@ -210,6 +233,12 @@ struct Builder {
       const NodeIndex v = index(a.node);
       if (v < 0) continue;
       parts[3] += min_allowed(v, a.bytes);
+      row.terms.push_back({v, a.bytes});
+    }
+    for (const ActivationMemory& a : sp.memory.accumulators) {
+      const NodeIndex v = index(a.node);
+      if (v < 0) continue;
+      parts[1] += min_allowed(v, a.bytes);
       row.terms.push_back({v, a.bytes});
     }
     std::sort(
@@ -262,6 +291,7 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
                                               const Constraints& constraints, EdgeCoster& coster,
                                               const ExportOptions& options) {
   Builder b{graph, strategies, constraints, coster, options, {}, {}};
+  b.schedules = op_schedules(graph, options.training);
   b.add_nodes();
   DTPLAN_CHECK(b.add_edges());
   b.add_ties();

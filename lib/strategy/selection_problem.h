@@ -23,6 +23,9 @@
 //                 left out, #475) or "memory" (with a limit: parameters + gradients + optimizer
 //                 state + activations <= the limit, memory_model.h)
 //   repeats       each graph repeat group: one block per layer, the layer's nodes in graph order
+//   training      with ExportOptions::training, unary costs and edge matrices count every run of
+//                 the node / redistribution in one step (recomputation, microbatches, gradient
+//                 reductions once under GradSync::kLastMicrobatch)
 // No transition tie-breaker (AutoParallel's +1 µs per placement change) is added: every
 // placement change already has a positive price (local chunks and partitions are priced as
 // memory traffic), so the objective is exactly compute + redistribution time.
@@ -50,6 +53,9 @@ enum class FollowerMode : std::uint8_t { kTie, kFree };
 
 struct ExportOptions {
   FollowerMode followers = FollowerMode::kFree;
+  // The step priced: each node's cost and each edge's matrix are multiplied by their runs per
+  // step (step_schedule.h, plan/step_runs.h); the memory terms are one microbatch's.
+  core::TrainingOptions training{};
   bool operator==(const ExportOptions&) const = default;
 };
 

@@ -186,6 +186,19 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
                                   std::to_string(config.n_heads) + ", n_kv_heads " +
                                   std::to_string(config.n_kv_heads) + ")");
   }
+  // torchtitan's data loader gives each data-parallel rank whole sequences of the microbatch.
+  std::int64_t dp = 1;
+  for (const std::optional<std::size_t>& d : {r.replicate, r.shard}) {
+    if (d) dp *= sizes[*d];
+  }
+  const std::int64_t micro = graph::llama3_microbatch(config);
+  if (micro % dp != 0) {
+    return core::Error::bad_input(
+        std::string(kSource) + ": rule 'tokens': the microbatch of " + std::to_string(micro) +
+        " sequences (batch " + std::to_string(config.batch) + " / grad_accum " +
+        std::to_string(config.grad_accum) + ") does not divide over the " + std::to_string(dp) +
+        " data-parallel ranks");
+  }
   PinSet out;
   out.source = std::string(kSource);
   add_parameter_rules(r, out.rules);

@@ -17,6 +17,7 @@ std::unique_ptr<MeshEvaluator> make_model_evaluator(std::shared_ptr<const graph:
   plan_options.gpus_per_node = options.gpus_per_node;
   plan_options.solve.time_limit_s = options.time_limit_s;
   plan_options.solve.relative_gap = options.relative_gap;
+  plan_options.training = model->training;
   if (options.memory_limit_bytes > 0) plan_options.memory_limit_bytes = options.memory_limit_bytes;
   PlanFunction plan = [model = std::move(model), shared_profile,
                        plan_options](const MeshCandidate& c) -> core::Result<plan::Plan> {

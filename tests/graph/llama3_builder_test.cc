@@ -253,8 +253,10 @@ TEST_CASE("llama3 builder: selective checkpointing only tags forward layer nodes
     a.checkpoint = Checkpoint::kNone;
     CHECK(a == b);
   }
-  // Per layer: wq, wv, w1, w2 einsums (every second matmul is recomputed) and the SDPA.
-  CHECK(saved == 2 * 5);
+  // Per layer: wq, wv, w1, w2 einsums (every second matmul is recomputed), the SDPA and the
+  // block's output (the next block's input, which its checkpoint saves).
+  CHECK(saved == 2 * 6);
+  CHECK(tagged.node(*tagged.find("layers.0.ffn_residual")).checkpoint == Checkpoint::kSave);
   CHECK(tagged.node(*tagged.find("layers.0.attention.wq.einsum")).checkpoint == Checkpoint::kSave);
   CHECK(tagged.node(*tagged.find("layers.0.attention.wk.einsum")).checkpoint ==
         Checkpoint::kRecompute);
@@ -276,7 +278,7 @@ TEST_CASE("llama3 builder: random small configurations validate and match the cl
     c.seq_len = static_cast<std::int64_t>(1 + rng() % 8);
     if (rng() % 2 == 0) c.max_seq_len = c.seq_len + static_cast<std::int64_t>(rng() % 4);
     c.attention = static_cast<AttentionKernel>(rng() % 3);
-    c.checkpoint = static_cast<CheckpointPolicy>(rng() % 2);
+    c.checkpoint = static_cast<CheckpointPolicy>(rng() % 3);
     CAPTURE(trial);
     auto g = build_llama3(c);
     REQUIRE_MESSAGE(g.ok(), (g.ok() ? std::string() : g.error().message));

@@ -64,10 +64,31 @@ TEST_CASE("llama3 config: kernel and policy names") {
     CHECK(parse_attention_kernel(attention_kernel_name(k), "a").value() == k);
   }
   CHECK_FALSE(parse_attention_kernel("math", "a").ok());
-  for (auto p : {CheckpointPolicy::kNone, CheckpointPolicy::kSelectiveOp}) {
+  for (auto p : {CheckpointPolicy::kNone, CheckpointPolicy::kSelectiveOp, CheckpointPolicy::kFull}) {
     CHECK(parse_checkpoint_policy(checkpoint_policy_name(p), "c").value() == p);
   }
-  CHECK_FALSE(parse_checkpoint_policy("full", "c").ok());
+  auto bad = parse_checkpoint_policy("selective", "--checkpoint");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message ==
+        "--checkpoint: unknown checkpoint policy 'selective' (use none, selective_op or full)");
+  for (auto s : {GradSync::kEveryMicrobatch, GradSync::kLastMicrobatch}) {
+    CHECK(core::parse_grad_sync(core::grad_sync_name(s), "g").value() == s);
+  }
+}
+
+TEST_CASE("llama3 config: grad_accum splits the batch into microbatches") {
+  Llama3Config c;
+  c.batch = 16;
+  c.grad_accum = 4;
+  CHECK(validate_llama3_config(c).ok());
+  CHECK(llama3_microbatch(c) == 4);
+  CHECK(llama3_training(c).grad_accum == 4);
+  c.grad_accum = 3;
+  auto v = validate_llama3_config(c);
+  REQUIRE_FALSE(v.ok());
+  CHECK(v.error().message == "field 'grad_accum': 3 does not divide batch 16");
+  c.grad_accum = 0;
+  CHECK(validate_llama3_config(c).error().message == "field 'grad_accum': must be positive, got 0");
 }
 
 }  // namespace

@@ -128,6 +128,7 @@ const std::vector<Allowed>& allowed() {
 const std::vector<std::pair<std::string, std::vector<std::string>>>& cross_checks() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kCrossChecks = {
       {"ops[*].compute_us", {"cost.compute_us"}},
+      {"training.grad_accum", {"cost.compute_us"}},
       {"ops[*].options", {"strategies"}},
       {"ops[*].shape[*]", {"redistributions[*].tensor.shape"}},
       {"ops[*].placements", {"redistributions[*].src", "ops[*]"}},

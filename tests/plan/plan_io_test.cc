@@ -38,15 +38,16 @@ TEST_CASE("plan io: round trip and document shape") {
   CHECK(*back == p);
   CHECK(plan_to_json(*back) == text);
   const Json j = Json::parse(text);
-  CHECK(keys(j) == std::vector<std::string>{"format", "version", "model", "layers", "mesh", "nodes",
-                                            "strategies", "solver", "cost", "memory", "collectives",
-                                            "warnings", "ops", "redistributions"});
+  CHECK(keys(j) == std::vector<std::string>{"format", "version", "model", "layers", "training",
+                                            "mesh", "nodes", "strategies", "solver", "cost",
+                                            "memory", "collectives", "warnings", "ops",
+                                            "redistributions"});
   CHECK(j["nodes"] == 4);
   CHECK(j["ops"][1]["placements"] == "R,S(1),R");
   CHECK(j["ops"][3]["phase"] == "backward");
   CHECK(j["redistributions"][0]["steps"][0]["collective"] == "all_gather");
   CHECK(j["redistributions"][0].find("mesh") == j["redistributions"][0].end());
-  CHECK(keys(plan_summary_json(p)).size() == 12);
+  CHECK(keys(plan_summary_json(p)).size() == 13);
 }
 
 TEST_CASE("plan io: kind detection") {

@@ -1,0 +1,36 @@
+#pragma once
+// The training-step flags `plan` and `sweep` share, each overriding the model file's value:
+//   --batch N         the global batch of one step
+//   --seq-len N       the sequence length
+//   --checkpoint P    none | selective_op | full (activation checkpointing)
+//   --grad-accum N    microbatches per step (N must divide the batch)
+//   --no-grad-sync    reduce gradients on the last microbatch only (torch's
+//                     set_requires_gradient_sync(False) on the others)
+// Bad values are one-line errors naming the flag (exit 2; a microbatch count above
+// core::kMaxMicrobatches is exit 3).
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/result.h"
+#include "graph/model_io.h"
+
+namespace dtplan::cli {
+
+struct TrainingArgs {
+  std::optional<std::int64_t> batch;
+  std::optional<std::int64_t> seq_len;
+  std::string checkpoint;  // "" when not given
+  std::optional<std::int64_t> grad_accum;
+  bool no_grad_sync = false;
+};
+
+// Adds the flags above to `app`, filling `args`.
+void add_training_options(CLI::App& app, TrainingArgs& args);
+
+// The flags as model overrides (`overrides.layers` is kept).
+core::Status apply_training_args(const TrainingArgs& args, graph::ModelOverrides& overrides);
+
+}  // namespace dtplan::cli
