@@ -171,7 +171,8 @@ core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineF
   return tl;
 }
 
-std::optional<sim::Throughput> step_throughput(const plan::Plan& plan, const sim::Timeline& timeline,
+std::optional<sim::Throughput> step_throughput(const plan::Plan& plan,
+                                               const sim::Timeline& timeline,
                                                const cost::HardwareProfile& profile) {
   const double peak = profile.gpu.peak_flop_per_s[static_cast<std::size_t>(core::DType::kBF16)];
   const auto gpus = static_cast<std::int64_t>(timeline.program.ranks.size());

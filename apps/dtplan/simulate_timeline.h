@@ -14,8 +14,8 @@
 // per GPU and all-bandwidth collectives.
 
 #include <cstdint>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -56,7 +56,8 @@ std::string timeline_text(const sim::Timeline& timeline);
 
 // Tokens/s per GPU and MFU of the simulated step (sim/throughput.h) against the profile's dense
 // bf16 peak; none for a plan without token input or a profile without a bf16 peak.
-std::optional<sim::Throughput> step_throughput(const plan::Plan& plan, const sim::Timeline& timeline,
+std::optional<sim::Throughput> step_throughput(const plan::Plan& plan,
+                                               const sim::Timeline& timeline,
                                                const cost::HardwareProfile& profile);
 
 // {tokens_per_s_per_gpu, mfu, model_flops_per_token, tokens_per_step}.

@@ -79,7 +79,7 @@ struct ComputeEfficiency {
   double compute_efficiency = 0.7;
   double memory_efficiency = 0.7;
   double launch_floor_us = 7.0;
-  std::vector<EfficiencyPoint> gemm;          // by 2mnk; empty: compute_efficiency
+  std::vector<EfficiencyPoint> gemm;             // by 2mnk; empty: compute_efficiency
   std::optional<AttentionEfficiency> attention;  // absent: compute_efficiency
   // Sustained tensor-core throughput relative to the conditions of the tables (a power cap or a
   // clock limit lowers it); multiplies the table efficiencies.

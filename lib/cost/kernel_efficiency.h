@@ -47,6 +47,7 @@ double efficiency_at(std::span<const EfficiencyPoint> points, double key);
 
 // Keys strictly increasing and > 0, efficiencies in (0, 1], at least one point. Errors
 // (kBadInput) name `where` and the point ("compute.gemm_efficiency[2]: ...").
-core::Status check_efficiency_table(std::span<const EfficiencyPoint> points, std::string_view where);
+core::Status check_efficiency_table(std::span<const EfficiencyPoint> points,
+                                    std::string_view where);
 
 }  // namespace dtplan::cost

@@ -29,9 +29,8 @@ double flop_efficiency(const HardwareProfile& profile, const Kernel& kernel, dou
     case KernelKind::kAttentionBackward: {
       if (!c.attention || kernel.key_len <= 0) return c.compute_efficiency;
       const auto& table = kernel.kind == KernelKind::kAttentionForward ? c.attention->forward
-                                                                        : c.attention->backward;
-      return efficiency_at(table, static_cast<double>(kernel.key_len)) *
-             c.tensor_throughput_factor;
+                                                                       : c.attention->backward;
+      return efficiency_at(table, static_cast<double>(kernel.key_len)) * c.tensor_throughput_factor;
     }
   }
   return c.compute_efficiency;

@@ -63,8 +63,8 @@ core::Result<Throughput> plan_throughput(const plan::Plan& plan, double step_tim
       // output [B, H, S_q, hd]; the key length is that of the key input (slot 1)
       const std::int32_t key = op.inputs.size() > 1 ? op.inputs[1] : op.inputs[0];
       const auto& ks = plan.ops[static_cast<std::size_t>(key)].shape;
-      const double kv_len = ks.size() == 4 ? static_cast<double>(ks[2])
-                                           : static_cast<double>(op.shape[2]);
+      const double kv_len =
+          ks.size() == 4 ? static_cast<double>(ks[2]) : static_cast<double>(op.shape[2]);
       t.attention_flops_per_token +=
           12.0 * static_cast<double>(op.shape[1]) * static_cast<double>(op.shape[3]) * kv_len;
     }

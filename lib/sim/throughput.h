@@ -22,12 +22,12 @@
 namespace dtplan::sim {
 
 struct Throughput {
-  std::int64_t tokens_per_step = 0;       // global batch x sequence
-  std::int64_t parameters = 0;            // N: every parameter but the token embedding
-  double attention_flops_per_token = 0;   // 12 x sum of H x hd x S
-  double model_flops_per_token = 0;       // 6 N + attention
+  std::int64_t tokens_per_step = 0;      // global batch x sequence
+  std::int64_t parameters = 0;           // N: every parameter but the token embedding
+  double attention_flops_per_token = 0;  // 12 x sum of H x hd x S
+  double model_flops_per_token = 0;      // 6 N + attention
   double tokens_per_s_per_gpu = 0;
-  double mfu = 0;                         // a fraction (0.34, not 34)
+  double mfu = 0;  // a fraction (0.34, not 34)
   bool operator==(const Throughput&) const = default;
 };
 

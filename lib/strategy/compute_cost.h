@@ -7,13 +7,14 @@
 //     counts reshape and _unsafe_view as views, which move no data);
 //   - otherwise the roofline max(flops / (peak[dtype] x eff), bytes / (HBM x eff), launch floor)
 //     (cost/roofline.h; eff is the kernel's: the GEMM table for mm/addmm/bmm and two-operand
-//     einsums, the attention tables for SDPA, each by its shape, when the profile has them), with bytes = every input slot's local bytes (a tensor read through two
-//     slots counts twice) + every output's, in their true dtypes, and flops from
-//     cost/compute_work.h: mm/addmm 2mnk, bmm 2bmnk, einsum 2 x (product of every label's size)
-//     (a one-operand einsum: a sum or a permutation), SDPA forward and backward (every (q, k)
-//     pair, as FlopCounterMode, unless causal_attention_flops or the profile has an attention
-//     table, whose kernels skip masked pairs); 0 for every other op. The peak
-//     is that of the first input's dtype (the output's for ops without inputs).
+//     einsums, the attention tables for SDPA, each by its shape, when the profile has them), with
+//     bytes = every input slot's local bytes (a tensor read through two slots counts twice) + every
+//     output's, in their true dtypes, and flops from cost/compute_work.h: mm/addmm 2mnk, bmm 2bmnk,
+//     einsum 2 x (product of every label's size) (a one-operand einsum: a sum or a permutation),
+//     SDPA forward and backward (every (q, k) pair, as FlopCounterMode, unless
+//     causal_attention_flops or the profile has an attention table, whose kernels skip masked
+//     pairs); 0 for every other op. The peak is that of the first input's dtype (the output's for
+//     ops without inputs).
 //
 //   - in a fused region of a compiled block (graph/fusion.h, `fusion`), the slots and outputs
 //     internal to the region are left out of the bytes, and only the region's first op pays the

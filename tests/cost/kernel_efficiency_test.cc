@@ -6,8 +6,8 @@
 #include "cost/compute_work.h"
 #include "cost/hardware_io.h"
 #include "cost/roofline.h"
-#include "support/profiles.h"
 #include "support/cli.h"
+#include "support/profiles.h"
 
 namespace dtplan::cost {
 namespace {
@@ -16,9 +16,9 @@ using core::DType;
 
 TEST_CASE("kernel efficiency: log2-linear interpolation, clamped at the ends") {
   const std::vector<EfficiencyPoint> t = {{1024, 0.2}, {8192, 0.5}, {65536, 0.8}};
-  CHECK(efficiency_at(t, 1) == 0.2);        // below the table: the first point
+  CHECK(efficiency_at(t, 1) == 0.2);  // below the table: the first point
   CHECK(efficiency_at(t, 1024) == 0.2);
-  CHECK(efficiency_at(t, 1e9) == 0.8);      // above: the last
+  CHECK(efficiency_at(t, 1e9) == 0.8);  // above: the last
   // 2048 is a third of the way from 2^10 to 2^13 in log2: 0.2 + 0.3 / 3
   CHECK(efficiency_at(t, 2048) == doctest::Approx(0.3));
   CHECK(efficiency_at(t, 8192) == doctest::Approx(0.5));
@@ -59,10 +59,8 @@ TEST_CASE("kernel efficiency: h100-dgx GEMM and attention by hand") {
   CHECK(flop_efficiency(h100, gemm, big.flops) ==
         doctest::Approx(0.751 + (0.801 - 0.751) * 2.0 / 3.0));
   // cuDNN attention, causal forward at 8k keys: 529 TFLOPS of 989.4.
-  CHECK(flop_efficiency(h100, {KernelKind::kAttentionForward, 8192}, 1) ==
-        doctest::Approx(0.535));
-  CHECK(flop_efficiency(h100, {KernelKind::kAttentionBackward, 8192}, 1) ==
-        doctest::Approx(0.524));
+  CHECK(flop_efficiency(h100, {KernelKind::kAttentionForward, 8192}, 1) == doctest::Approx(0.535));
+  CHECK(flop_efficiency(h100, {KernelKind::kAttentionBackward, 8192}, 1) == doctest::Approx(0.524));
   // Generic FLOPs keep the flat factor.
   CHECK(flop_efficiency(h100, Kernel{}, 1e12) == 0.7);
 }
@@ -119,10 +117,10 @@ TEST_CASE("kernel efficiency: profile tables are read and checked, the error nam
   REQUIRE(!bad_eff.ok());
   CHECK(bad_eff.error().message.find("compute.gemm_efficiency[0]: efficiency must be in (0, 1]") !=
         std::string::npos);
-  auto bad_factor = parse_hardware_json(
-      replaced(h100_text(), "\"nccl_overlap_compute_factor\": 0.841",
-               "\"nccl_overlap_compute_factor\": 0"),
-      "h.json");
+  auto bad_factor =
+      parse_hardware_json(replaced(h100_text(), "\"nccl_overlap_compute_factor\": 0.841",
+                                   "\"nccl_overlap_compute_factor\": 0"),
+                          "h.json");
   REQUIRE(!bad_factor.ok());
   CHECK(bad_factor.error().message.find("compute.nccl_overlap_compute_factor") !=
         std::string::npos);

@@ -30,7 +30,8 @@ TEST_CASE("compute cost: AutoParallel's wq forward einsum on H100 (study §3.1)"
   CHECK(s.compute_us == doctest::Approx(68719476736.0 / (989.4e12 * eff) * 1e6));
   CHECK(std::abs(s.compute_us - 100.86) < 0.01);
   // All replicated: 64x the FLOPs (2^42), at the table's plateau (0.801).
-  CHECK(op.strategies[0].compute_us == doctest::Approx(64 * 68719476736.0 / (989.4e12 * 0.801) * 1e6));
+  CHECK(op.strategies[0].compute_us ==
+        doctest::Approx(64 * 68719476736.0 / (989.4e12 * 0.801) * 1e6));
   // K split (P(sum) output): each rank still writes the full [16,8192,4096] partial output.
   const int k = find_strategy(op, {"P(sum),R"}, {"S(2),R", "S(0),R"});
   REQUIRE(k >= 0);
