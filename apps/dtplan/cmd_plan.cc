@@ -80,7 +80,6 @@ struct Options {
   std::string out;
   std::string parallelize;
   bool compare_optimal = false;
-  bool compile = false;
   bool json = false;
 };
 
@@ -170,7 +169,6 @@ core::Result<PlanRun> run_plan(const Options& o) {
   DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
   // The free optimum of --compare-optimal sees the same options as the pinned plan.
   options.enumerate.strided_params = strategy::uses_strided_shard(run.pins);
-  if (o.compile) options.enumerate.execution = graph::Execution::kCompiled;
   strategy::ModelPlanOptions pinned = options;
   pinned.pins = run.pins;
   DTPLAN_TRY(run.plan, strategy::plan_graph(model.graph, loaded.root, profile, pinned));
@@ -312,9 +310,10 @@ std::string summary_text(const strategy::ModelPlan& mp) {
   return text;
 }
 
-// "checkpoint full, 4 microbatches, gradients reduced every microbatch".
+// "compiled, checkpoint full, 4 microbatches, gradients reduced every microbatch".
 std::string training_text(const core::TrainingOptions& t) {
-  return "checkpoint " + std::string(core::checkpoint_policy_name(t.checkpoint)) + ", " +
+  return std::string(core::execution_name(t.execution)) + ", checkpoint " +
+         std::string(core::checkpoint_policy_name(t.checkpoint)) + ", " +
          std::to_string(t.grad_accum) + (t.grad_accum == 1 ? " microbatch" : " microbatches") +
          ", gradients reduced " +
          (t.grad_sync == core::GradSync::kEveryMicrobatch ? "every microbatch"
@@ -471,9 +470,6 @@ Action setup_plan(CLI::App& app) {
                  "a pin-rule JSON file; the rest is chosen optimally");
   app.add_flag("--compare-optimal", o->compare_optimal,
                "With --parallelize: also solve without the pins and print both with the ratios");
-  app.add_flag("--compile", o->compile,
-               "Price the transformer blocks as torch.compile runs them: the memory-bound ops "
-               "between matmuls and attention fused into one kernel per region");
   add_json_flag(app, o->json);
   return [o] { return run(*o); };
 }

@@ -28,6 +28,9 @@ void add_training_options(CLI::App& app, TrainingArgs& args) {
   app.add_flag("--no-grad-sync", args.no_grad_sync,
                "With --grad-accum: reduce gradients on the last microbatch only "
                "(set_requires_gradient_sync(False) on the others)");
+  app.add_flag("--compile,!--no-compile", args.compile,
+               "Override the model's compile: price the transformer blocks as torch.compile runs "
+               "them (the memory-bound ops between matmuls and attention fused), or eager");
 }
 
 core::Status apply_training_args(const TrainingArgs& args, graph::ModelOverrides& overrides) {
@@ -47,6 +50,9 @@ core::Status apply_training_args(const TrainingArgs& args, graph::ModelOverrides
     DTPLAN_TRY(overrides.checkpoint, core::parse_checkpoint_policy(args.checkpoint, "--checkpoint"));
   }
   if (args.no_grad_sync) overrides.grad_sync = core::GradSync::kLastMicrobatch;
+  if (args.compile != 0) {
+    overrides.execution = args.compile > 0 ? core::Execution::kCompiled : core::Execution::kEager;
+  }
   return {};
 }
 

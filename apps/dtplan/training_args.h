@@ -6,6 +6,7 @@
 //   --grad-accum N    microbatches per step (N must divide the batch)
 //   --no-grad-sync    reduce gradients on the last microbatch only (torch's
 //                     set_requires_gradient_sync(False) on the others)
+//   --compile / --no-compile   the blocks compiled by torch.compile (fused regions) or eager
 // Bad values are one-line errors naming the flag (exit 2; a microbatch count above
 // core::kMaxMicrobatches is exit 3).
 
@@ -25,6 +26,8 @@ struct TrainingArgs {
   std::string checkpoint;  // "" when not given
   std::optional<std::int64_t> grad_accum;
   bool no_grad_sync = false;
+  // --compile counts +1, --no-compile -1 (CLI11 flag pair): > 0 compiled, < 0 eager, 0 the file's.
+  std::int64_t compile = 0;
 };
 
 // Adds the flags above to `app`, filling `args`.

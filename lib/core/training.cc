@@ -41,6 +41,10 @@ Result<CheckpointPolicy> parse_checkpoint_policy(std::string_view text, std::str
   return parse_named(kPolicies, text, what, "checkpoint policy");
 }
 
+std::string_view execution_name(Execution execution) {
+  return execution == Execution::kCompiled ? "compiled" : "eager";
+}
+
 std::string_view grad_sync_name(GradSync sync) {
   return kSyncs[static_cast<std::size_t>(sync)].first;
 }

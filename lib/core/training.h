@@ -1,6 +1,7 @@
 #pragma once
 // The training-step options that cross modules (graph builds for them, strategy prices them, the
-// plan records them, sim runs them): activation checkpointing and gradient accumulation.
+// plan records them, sim runs them): activation checkpointing, gradient accumulation and
+// torch.compile.
 //
 //   TrainingOptions t{.checkpoint = CheckpointPolicy::kFull, .grad_accum = 4,
 //                     .grad_sync = GradSync::kLastMicrobatch};
@@ -29,6 +30,11 @@ enum class CheckpointPolicy : std::uint8_t { kNone, kSelectiveOp, kFull };
 //                     one reduces once.
 enum class GradSync : std::uint8_t { kEveryMicrobatch, kLastMicrobatch };
 
+// How the transformer blocks run (torchtitan's `compile`): eagerly, one kernel per aten op, or
+// compiled by torch.compile, the memory-bound ops between matmuls and attention fused into one
+// kernel per region (graph/fusion.h).
+enum class Execution : std::uint8_t { kEager, kCompiled };
+
 // Microbatches per training step (grad_accum, `--grad-accum`, a plan's training.grad_accum): the
 // step simulation runs every microbatch's tasks, so this bounds them with the layer count.
 // Beyond it: kUnsupported, with the note limit_note() gives.
@@ -41,6 +47,7 @@ struct TrainingOptions {
   CheckpointPolicy checkpoint = CheckpointPolicy::kNone;
   std::int64_t grad_accum = 1;  // microbatches per step (>= 1)
   GradSync grad_sync = GradSync::kEveryMicrobatch;
+  Execution execution = Execution::kEager;
   bool operator==(const TrainingOptions&) const = default;
 };
 
@@ -49,6 +56,9 @@ std::string_view checkpoint_policy_name(CheckpointPolicy policy);
 // Errors (kBadInput) name `what`: "--checkpoint: unknown checkpoint policy 'x' (use none,
 // selective_op or full)".
 Result<CheckpointPolicy> parse_checkpoint_policy(std::string_view text, std::string_view what);
+
+// "eager", "compiled".
+std::string_view execution_name(Execution execution);
 
 // "every_microbatch", "last_microbatch".
 std::string_view grad_sync_name(GradSync sync);

@@ -93,10 +93,6 @@ class OutputScan {
 
 }  // namespace
 
-std::string_view execution_name(Execution execution) {
-  return execution == Execution::kCompiled ? "compiled" : "eager";
-}
-
 bool is_fusible(const Node& node) {
   if (node.layer < 0) return false;
   switch (op_family(node.op)) {
@@ -113,9 +109,9 @@ bool is_fusible(const Node& node) {
   }
 }
 
-std::vector<FusedOp> fuse_regions(const Graph& graph, Execution execution) {
+std::vector<FusedOp> fuse_regions(const Graph& graph, core::Execution execution) {
   std::vector<FusedOp> out(graph.size());
-  if (execution == Execution::kEager) return out;
+  if (execution == core::Execution::kEager) return out;
   core::MinUnionFind regions(graph.size());
   const std::vector<std::int32_t> level = barrier_levels(graph);
   const auto nodes = graph.nodes();

@@ -26,20 +26,12 @@
 //   one region: reads x and w, writes the output (and rsqrt if the backward saves it).
 
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
-#include "core/result.h"
+#include "core/training.h"
 #include "graph/graph.h"
 
 namespace dtplan::graph {
-
-// How the step's ops run: eagerly (one kernel per aten op) or with the transformer blocks
-// compiled (fused regions).
-enum class Execution : std::uint8_t { kEager, kCompiled };
-
-// "eager", "compiled".
-std::string_view execution_name(Execution execution);
 
 // What fusion does to one op's kernel. The default is an eager op: its own kernel, every input
 // read and every output written.
@@ -64,6 +56,6 @@ bool is_fusible(const Node& node);
 
 // One entry per node of `graph` (in node order). kEager: every entry the default. Regions are
 // numbered in order of their first op.
-std::vector<FusedOp> fuse_regions(const Graph& graph, Execution execution);
+std::vector<FusedOp> fuse_regions(const Graph& graph, core::Execution execution);
 
 }  // namespace dtplan::graph

@@ -44,6 +44,7 @@ struct Llama3Config {
   CheckpointPolicy checkpoint = CheckpointPolicy::kSelectiveOp;
   std::int64_t grad_accum = 1;  // microbatches per step; the graph is one microbatch's
   GradSync grad_sync = GradSync::kEveryMicrobatch;
+  core::Execution execution = core::Execution::kEager;  // "compile": true is kCompiled
 
   bool operator==(const Llama3Config&) const = default;
 };

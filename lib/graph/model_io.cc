@@ -21,11 +21,11 @@ using core::Error;
 using core::Result;
 using Json = nlohmann::ordered_json;
 
-constexpr std::array<std::string_view, 22> kLlama3Fields = {
+constexpr std::array<std::string_view, 23> kLlama3Fields = {
     "builder",     "name",       "comment",    "dim",         "n_layers",   "n_heads",
     "n_kv_heads",  "vocab_size", "ffn_dim",    "ffn_dim_multiplier",        "multiple_of",
     "norm_eps",    "rope_theta", "batch",      "seq_len",     "max_seq_len", "attention",
-    "checkpoint",  "grad_accum", "grad_sync",  "description", "layers"};
+    "checkpoint",  "grad_accum", "grad_sync", "compile",  "description", "layers"};
 
 Error bad(std::string message) { return Error::bad_input(std::move(message)); }
 
@@ -128,6 +128,11 @@ Result<Llama3Config> llama3_config_from(const Json& doc) {
     DTPLAN_TRY(std::string p, get_string(doc, "checkpoint"));
     DTPLAN_TRY(c.checkpoint, parse_checkpoint_policy(p, field("checkpoint")));
   }
+  if (doc.contains("compile")) {
+    const Json& j = doc["compile"];
+    if (!j.is_boolean()) return bad(field("compile") + ": expected true or false, got " + json_type(j));
+    c.execution = j.get<bool>() ? core::Execution::kCompiled : core::Execution::kEager;
+  }
   if (doc.contains("grad_sync")) {
     DTPLAN_TRY(std::string g, get_string(doc, "grad_sync"));
     DTPLAN_TRY(c.grad_sync, core::parse_grad_sync(g, field("grad_sync")));
@@ -152,6 +157,7 @@ Result<Llama3Config> configure(const Json& doc, const ModelOverrides& overrides)
   if (overrides.checkpoint) config.checkpoint = *overrides.checkpoint;
   if (overrides.grad_accum) config.grad_accum = *overrides.grad_accum;
   if (overrides.grad_sync) config.grad_sync = *overrides.grad_sync;
+  if (overrides.execution) config.execution = *overrides.execution;
   if (overrides.seq_len) {
     // A shorter sequence keeps the freqs_cis table (max_seq_len) of the configuration.
     if (!config.max_seq_len) config.max_seq_len = std::max(config.seq_len, *overrides.seq_len);
@@ -251,6 +257,8 @@ Result<Model> parse_model(std::string_view json_text, std::string_view what,
                   [](const Node& n) { return n.checkpoint == Checkpoint::kRecompute; })) {
     model.training.checkpoint = CheckpointPolicy::kSelectiveOp;
   }
+  // Compiling fuses by the graph's layers and op kinds, which a graph document has too.
+  if (overrides.execution) model.training.execution = *overrides.execution;
   model.graph = std::move(graph);
   return model;
 }

@@ -6,8 +6,8 @@
 //    "norm_eps": 1e-5, "rope_theta": 500000, "batch": 16, "seq_len": 8192}
 // (optional: "ffn_dim", "max_seq_len", "attention": cudnn|flash|efficient,
 //  "checkpoint": none|selective_op|full, "grad_accum": N (microbatches; "batch" stays the global
-//  batch), "grad_sync": every_microbatch|last_microbatch, "comment"), or a graph document (graph_io.h). A graph
-// document goes through what AutoParallel applies to a traced graph before solving: alias
+//  batch), "grad_sync": every_microbatch|last_microbatch, "compile": true|false, "comment"), or a
+// graph document (graph_io.h). A graph document goes through what AutoParallel applies to a traced graph before solving: alias
 // insertion (alias_pass.h; a no-op on an already aliased graph), then, when it carries no repeat
 // annotation, repeated-layer detection (layer_groups.h from its layer ids, or repeat_regions.h
 // when no node has one). Errors name the file and the field:
@@ -36,6 +36,7 @@ struct ModelOverrides {
   std::optional<CheckpointPolicy> checkpoint = std::nullopt;
   std::optional<std::int64_t> grad_accum = std::nullopt;
   std::optional<GradSync> grad_sync = std::nullopt;
+  std::optional<core::Execution> execution = std::nullopt;  // --compile / --no-compile (any model)
 
   // Whether any override that only a builder model takes is set (all of them).
   [[nodiscard]] bool builder_only() const {

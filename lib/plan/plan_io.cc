@@ -158,6 +158,12 @@ core::Result<core::TrainingOptions> read_training(const JsonReader& r, const Jso
   DTPLAN_TRY(t.grad_accum, int_field(r, *j, "grad_accum", "training"));
   DTPLAN_TRY(std::string sync, string_field(r, *j, "grad_sync", "training"));
   DTPLAN_TRY(t.grad_sync, r.at(core::parse_grad_sync(sync, "grad_sync"), "training.grad_sync"));
+  // "compile" (absent in plans written before it: eager).
+  if (j->contains("compile")) {
+    DTPLAN_TRY(bool compiled,
+               (field<bool>(r, *j, "compile", "training", &JsonReader::boolean)));
+    t.execution = compiled ? core::Execution::kCompiled : core::Execution::kEager;
+  }
   return t;
 }
 
@@ -210,7 +216,8 @@ Json plan_summary_json(const Plan& plan) {
   doc["layers"] = plan.layers;
   doc["training"] = {{"checkpoint", core::checkpoint_policy_name(plan.training.checkpoint)},
                      {"grad_accum", plan.training.grad_accum},
-                     {"grad_sync", core::grad_sync_name(plan.training.grad_sync)}};
+                     {"grad_sync", core::grad_sync_name(plan.training.grad_sync)},
+                     {"compile", plan.training.execution == core::Execution::kCompiled}};
   doc["mesh"] = redist::mesh_description_json(plan.mesh);
   doc["nodes"] = plan.ops.size();
   doc["strategies"] = plan.strategies;

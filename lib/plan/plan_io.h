@@ -5,7 +5,8 @@
 //
 //   {"format": "dtplan-plan", "version": 1,
 //    "model": "llama3-8b", "layers": 32,
-//    "training": {"checkpoint": "selective_op", "grad_accum": 1, "grad_sync": "every_microbatch"},
+//    "training": {"checkpoint": "selective_op", "grad_accum": 1, "grad_sync": "every_microbatch",
+//                 "compile": false},
 //    "mesh": {...as in redist_plan_io.h...},
 //    "nodes": 8152, "strategies": 91234,
 //    "solver": {"name": "exact", "time_s": 0.21, "objective_us": 123.4, "lower_bound_us": 123.4,

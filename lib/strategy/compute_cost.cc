@@ -133,17 +133,21 @@ core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
   const core::DType dtype = !inputs.empty()         ? inputs[0].dtype
                             : !node.outputs.empty() ? node.outputs[0].dtype
                                                     : core::DType::kF32;
-  DTPLAN_TRY(std::int64_t bytes,
-             bytes_of(local_inputs, inputs, 0, [&](std::size_t i) {
-               return fusion.input_internal(i);
-             }));
-  DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes, [&](std::size_t o) {
-               return fusion.output_internal(o);
-             }));
   DTPLAN_TRY(OpFlops f, flops_of(node, rule, local_inputs, dtype, profile, options));
-  DTPLAN_TRY(cost::ComputeCost c,
-             cost::kernel_roofline(cost::Work{f.flops, bytes}, dtype, f.kernel, profile));
-  return fusion.launches ? c.time_us : std::max(c.compute_us, c.memory_us);
+  // The roofline with the slots and outputs `internal` marks left out of the traffic.
+  auto priced = [&](const graph::FusedOp& fused) -> core::Result<cost::ComputeCost> {
+    DTPLAN_TRY(std::int64_t bytes,
+               bytes_of(local_inputs, inputs, 0,
+                        [&](std::size_t i) { return fused.input_internal(i); }));
+    DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes,
+                               [&](std::size_t o) { return fused.output_internal(o); }));
+    return cost::kernel_roofline(cost::Work{f.flops, bytes}, dtype, f.kernel, profile);
+  };
+  DTPLAN_TRY(cost::ComputeCost eager, priced(graph::FusedOp{}));
+  if (fusion.region < 0) return eager.time_us;
+  DTPLAN_TRY(cost::ComputeCost c, priced(fusion));
+  const double fused = fusion.launches ? c.time_us : std::max(c.compute_us, c.memory_us);
+  return eager.time_us - kCompiledFusionShare * (eager.time_us - fused);
 }
 
 }  // namespace dtplan::strategy

@@ -16,9 +16,10 @@
 //     pairs); 0 for every other op. The peak is that of the first input's dtype (the output's for
 //     ops without inputs).
 //
-//   - in a fused region of a compiled block (graph/fusion.h, `fusion`), the slots and outputs
-//     internal to the region are left out of the bytes, and only the region's first op pays the
-//     launch floor (the others cost max(flops term, bytes term)).
+//   - in a fused region of a compiled block (graph/fusion.h, `fusion`), the fused cost leaves out
+//     the slots and outputs internal to the region, and only the region's first op pays the
+//     launch floor (the others cost max(flops term, bytes term)); the op then costs
+//     eager - kCompiledFusionShare x (eager - fused).
 //
 //   wq forward einsum, local x [2,8192,4096] x w [4096,512] bf16 on h100-dgx: 2^36 FLOPs at the
 //   GEMM table's 0.689 -> 100.86 µs (AutoParallel's flat 0.7: 99.3 µs at 989 TFLOPS).
@@ -33,6 +34,13 @@
 #include "strategy/strategy.h"
 
 namespace dtplan::strategy {
+
+// The share of the savings of the fused-region model (graph/fusion.h) that torch.compile
+// realizes: fitted on the one published pair of eager and compiled runs the project calibrates
+// on (LLaMA3.1-8B, FSDP 8, H100 96 GB 500 W: 5,762 and 6,667 tokens/s/GPU; docs/model.md,
+// section 8). The region model is an upper bound (inductor splits regions, its generated kernels
+// reach less bandwidth than the roofline's), so the share is below 1.
+inline constexpr double kCompiledFusionShare = 0.5;
 
 // Whether `rule` applied to `node` is free (the first bullet above).
 bool is_free_op(const graph::Node& node, Rule rule);

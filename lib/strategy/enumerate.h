@@ -51,7 +51,7 @@ struct EnumerateOptions {
   bool cache = true;
   // kCompiled prices the memory-bound ops of the transformer blocks as fused regions
   // (graph/fusion.h): traffic at the region's boundary only, one launch per region.
-  graph::Execution execution = graph::Execution::kEager;
+  core::Execution execution = core::Execution::kEager;
 
   bool operator==(const EnumerateOptions&) const = default;
 };

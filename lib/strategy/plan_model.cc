@@ -41,7 +41,9 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
   };
   DTPLAN_TRY(std::unique_ptr<redist::Planner> planner, make_planner());
   const std::vector<std::int64_t> sizes = mesh.shape();
-  DTPLAN_TRY(GraphStrategies strategies, enumerate_graph(graph, sizes, profile, options.enumerate));
+  EnumerateOptions enumerate = options.enumerate;
+  enumerate.execution = options.training.execution;  // compiled blocks price fused regions
+  DTPLAN_TRY(GraphStrategies strategies, enumerate_graph(graph, sizes, profile, enumerate));
   const auto t1 = Clock::now();
 
   // Edge pricing uses the solver's threads too: one more planner per thread.

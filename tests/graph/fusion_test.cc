@@ -20,22 +20,22 @@ struct Fused {
   }
 };
 
-Fused fused_tiny(Execution execution) {
+Fused fused_tiny(core::Execution execution) {
   Graph g = build_llama3(test_models::tiny_llama3(2)).value();
   std::vector<FusedOp> ops = fuse_regions(g, execution);
   return {std::move(g), std::move(ops)};
 }
 
 TEST_CASE("fusion: eager execution leaves every op its own kernel") {
-  const Fused f = fused_tiny(Execution::kEager);
+  const Fused f = fused_tiny(core::Execution::kEager);
   REQUIRE(f.ops.size() == f.graph.size());
   for (const FusedOp& op : f.ops) CHECK(op == FusedOp{});
-  CHECK(execution_name(Execution::kEager) == "eager");
-  CHECK(execution_name(Execution::kCompiled) == "compiled");
+  CHECK(core::execution_name(core::Execution::kEager) == "eager");
+  CHECK(core::execution_name(core::Execution::kCompiled) == "compiled");
 }
 
 TEST_CASE("fusion: the RMSNorm of a compiled block is one kernel reading x, writing what is used") {
-  const Fused f = fused_tiny(Execution::kCompiled);
+  const Fused f = fused_tiny(core::Execution::kCompiled);
   const std::string p = "layers.0.attention_norm.";
   const std::int32_t region = f.of(p + "to_f32").region;
   REQUIRE(region >= 0);
@@ -65,7 +65,7 @@ TEST_CASE("fusion: the RMSNorm of a compiled block is one kernel reading x, writ
 }
 
 TEST_CASE("fusion: a region never spans a library kernel; ops outside layers stay eager") {
-  const Fused f = fused_tiny(Execution::kCompiled);
+  const Fused f = fused_tiny(core::Execution::kCompiled);
   // The attention residual joins the FFN norm it feeds, but not the FFN residual, which also
   // reads w2's output (computed from that norm's output).
   const std::int32_t ffn_norm = f.of("layers.0.ffn_norm.to_f32").region;
@@ -87,7 +87,7 @@ TEST_CASE("fusion: a region never spans a library kernel; ops outside layers sta
 // Every region: one layer, one phase, one launching op (its first), and convex: no path from a
 // member through a kernel outside the region back into it.
 TEST_CASE("fusion: every region is convex, in one layer and phase, with one launch") {
-  const Fused f = fused_tiny(Execution::kCompiled);
+  const Fused f = fused_tiny(core::Execution::kCompiled);
   const auto nodes = f.graph.nodes();
   std::map<std::int32_t, std::vector<std::size_t>> members;
   for (std::size_t i = 0; i < nodes.size(); ++i) {

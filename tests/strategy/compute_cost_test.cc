@@ -78,7 +78,7 @@ TEST_CASE("compute cost: free ops and a dtype without a peak") {
   CHECK(r.error().message.starts_with("node 'op': "));
 }
 
-TEST_CASE("compute cost: a fused op reads and writes only at its region's boundary") {
+TEST_CASE("compute cost: a fused op saves a share of its region-boundary savings") {
   // neg on [16,1024,4096] bf16 (32 MiB in, 32 MiB out): memory-bound, far above the floor.
   const graph::Shape shape{16, 1024, 4096};
   const graph::Node node{.name = "neg", .op = OpKind::kNeg, .outputs = {bf16(shape)}};
@@ -91,16 +91,23 @@ TEST_CASE("compute cost: a fused op reads and writes only at its region's bounda
   };
   const double eager = cost({});
   CHECK(eager > 7.0);
-  // Its input produced in the region: only the output is written, half the traffic.
+  const double share = kCompiledFusionShare;
+  REQUIRE(share > 0);
+  REQUIRE(share <= 1);
+  // Its input produced in the region: the fused kernel writes only the output, half the
+  // traffic; the op saves `share` of that half.
   CHECK(cost({.region = 0, .launches = false, .internal_inputs = 1}) ==
-        doctest::Approx(eager / 2));
+        doctest::Approx(eager - share * eager / 2));
   CHECK(cost({.region = 0, .launches = false, .internal_outputs = 1}) ==
-        doctest::Approx(eager / 2));
-  // Both inside, not the region's first op: free.
-  CHECK(cost({.region = 0, .launches = false, .internal_inputs = 1, .internal_outputs = 1}) == 0);
-  // The region's first op pays the launch floor even when its traffic stays inside.
+        doctest::Approx(eager - share * eager / 2));
+  // Both inside, not the region's first op: the fused kernel moves nothing for it.
+  CHECK(cost({.region = 0, .launches = false, .internal_inputs = 1, .internal_outputs = 1}) ==
+        doctest::Approx(eager * (1 - share)));
+  // The region's first op keeps the launch floor of the fused kernel.
   CHECK(cost({.region = 0, .launches = true, .internal_inputs = 1, .internal_outputs = 1}) ==
-        7.0);
+        doctest::Approx(eager - share * (eager - 7.0)));
+  // Not in a region: eager, whatever the masks say.
+  CHECK(cost({.region = -1, .launches = true, .internal_inputs = 1}) == eager);
 }
 
 }  // namespace
