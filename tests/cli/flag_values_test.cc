@@ -92,6 +92,8 @@ const std::vector<Row> kFlags = {
     {"plan", "--checkpoint", Kind::kText},
     {"plan", "--grad-accum", Kind::kInteger},
     {"plan", "--no-grad-sync", Kind::kSwitch},
+    {"plan", "--compile", Kind::kSwitch},
+    {"plan", "--no-compile", Kind::kSwitch},
     {"plan", "--solver", Kind::kText},
     {"plan", "--memory-limit", Kind::kSize},
     {"plan", "--hardware", Kind::kText},
@@ -129,6 +131,8 @@ const std::vector<Row> kFlags = {
     {"sweep", "--checkpoint", Kind::kText},
     {"sweep", "--grad-accum", Kind::kInteger},
     {"sweep", "--no-grad-sync", Kind::kSwitch},
+    {"sweep", "--compile", Kind::kSwitch},
+    {"sweep", "--no-compile", Kind::kSwitch},
     {"sweep", "--threads", Kind::kInteger},
     {"sweep", "--time-limit", Kind::kNumber},
     {"sweep", "--gap", Kind::kNumber},
@@ -222,6 +226,7 @@ std::map<std::string, std::string> help_flags(const std::string& command) {
       }
     }
     for (std::string_view name : core::split(names, ',')) {
+      name = name.substr(0, name.find('{'));  // a flag pair's "--no-x{false}"
       if (name.starts_with("--") && name != "--help") out[std::string(name)] = type;
     }
   }

@@ -42,11 +42,11 @@ std::int64_t count_of(const Json& plan, const std::string& collective) {
 TEST_CASE("training flags: the plan records the options it prices") {
   const Json j = plan_json("--batch 16 --checkpoint full --grad-accum 4 --no-grad-sync");
   CHECK(j["training"] == Json::parse(R"({"checkpoint": "full", "grad_accum": 4,
-                                          "grad_sync": "last_microbatch"})"));
+                                          "grad_sync": "last_microbatch", "compile": false})"));
   // The model file's own: selective_op, one microbatch.
   const Json d = plan_json("");
   CHECK(d["training"] == Json::parse(R"({"checkpoint": "selective_op", "grad_accum": 1,
-                                          "grad_sync": "every_microbatch"})"));
+                                          "grad_sync": "every_microbatch", "compile": false})"));
 }
 
 TEST_CASE("training flags: recomputation costs compute and saves memory") {
@@ -59,6 +59,34 @@ TEST_CASE("training flags: recomputation costs compute and saves memory") {
   CHECK(compute(sac) < compute(full));
   CHECK(activations(none) > activations(sac));
   CHECK(activations(sac) > activations(full));
+}
+
+TEST_CASE("training flags: --compile fuses the blocks' memory-bound ops, the rest unchanged") {
+  const Json eager = plan_json("--parallelize torchtitan");
+  const Json compiled = plan_json("--parallelize torchtitan --compile");
+  CHECK(compiled["training"]["compile"] == true);
+  CHECK(plan_json("--parallelize torchtitan --compile --no-compile")["training"]["compile"] ==
+        false);
+  auto cost = [](const Json& j, const char* part) { return j["cost"][part].get<double>(); };
+  CHECK(cost(compiled, "compute_us") < cost(eager, "compute_us"));
+  // Compile changes no collective (FSDP's hooks and TP's collectives are outside the fusion).
+  CHECK(compiled["collectives"] == eager["collectives"]);
+  CHECK(cost(compiled, "communication_us") == cost(eager, "communication_us"));
+  CHECK(compiled["memory"] == eager["memory"]);
+  // The model file's "compile": true is the same as the flag; a non-boolean is refused.
+  const std::string path = temp_path("compiled_model.json");
+  std::ifstream in("configs/models/llama3-tiny.json");
+  Json model = Json::parse(in);
+  model["compile"] = true;
+  std::ofstream(path) << model.dump();
+  const std::string from_file = cli_output(
+      "plan --model " + path + " --mesh " + mesh4() + " --threads 1 --parallelize torchtitan --json");
+  CHECK(Json::parse(from_file)["cost"] == compiled["cost"]);
+  model["compile"] = "yes";
+  std::ofstream(path) << model.dump();
+  CHECK(cli_failure("plan --model " + path + " --mesh " + mesh4(), 2) ==
+        "dtplan plan: error: " + path + ": field 'compile': expected true or false, got string\n");
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("training flags: grad_accum 4 runs the collectives per microbatch, or reduces once") {
