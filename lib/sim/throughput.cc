@@ -1,5 +1,6 @@
 #include "sim/throughput.h"
 
+#include <algorithm>
 #include <set>
 #include <string_view>
 
@@ -54,6 +55,8 @@ core::Result<Throughput> plan_throughput(const plan::Plan& plan, double step_tim
     return core::Error::unsupported("throughput: the plan of '" + plan.model +
                                     "' has no token input feeding an embedding");
   }
+  // The graph is one microbatch's; the step runs grad_accum of them.
+  t.tokens_per_step *= std::max<std::int64_t>(1, plan.training.grad_accum);
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
     const plan::PlanOp& op = plan.ops[i];
     if (op.role == kParameterRole && embedding_weights.count(static_cast<std::int32_t>(i)) == 0) {

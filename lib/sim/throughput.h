@@ -22,7 +22,8 @@
 namespace dtplan::sim {
 
 struct Throughput {
-  std::int64_t tokens_per_step = 0;      // global batch x sequence
+  // global batch x sequence: the token input's (one microbatch's) x plan.training.grad_accum
+  std::int64_t tokens_per_step = 0;
   std::int64_t parameters = 0;           // N: every parameter but the token embedding
   double attention_flops_per_token = 0;  // 12 x sum of H x hd x S
   double model_flops_per_token = 0;      // 6 N + attention

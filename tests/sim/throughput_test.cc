@@ -42,6 +42,12 @@ TEST_CASE("throughput: tokens/s per GPU and MFU by hand") {
   CHECK(t.tokens_per_step == 16);
   CHECK(t.tokens_per_s_per_gpu == doctest::Approx(8000.0));  // 16 tokens / 1 ms / 2 GPUs
   CHECK(t.mfu == doctest::Approx(12672.0 * 8000.0 / 1e9));
+  // The graph is one microbatch's: with 4 of them in the step, 4x the tokens in the same time.
+  p.training.grad_accum = 4;
+  const Throughput four = plan_throughput(p, 1000.0, 2, 1e9).value();
+  CHECK(four.tokens_per_step == 64);
+  CHECK(four.tokens_per_s_per_gpu == doctest::Approx(32000.0));
+  CHECK(four.mfu == doctest::Approx(4 * t.mfu));
 }
 
 TEST_CASE("throughput: a plan without tokens has none") {
