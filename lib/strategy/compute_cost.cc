@@ -92,7 +92,7 @@ core::Result<OpFlops> flops_of(const graph::Node& node, Rule rule, std::span<con
     const graph::Shape &q = in[qs], &k = in[qs + 1], &v = in[qs + 2];
     const cost::AttentionShape shape{q[0], q[1], q[2], k[2], q[3], v[3]};
     DTPLAN_TRY(bool causal, node.attrs.get_bool_or("is_causal", false));
-    // A fused kernel skips the masked pairs, and its efficiency table is measured on the pairs it
+    // A fused kernel skips the masked pairs, and its efficiency table counts only the pairs it
     // computes: with a table, causal attention is always priced on the causal pairs.
     const bool skip_masked = options.causal_attention_flops || profile.compute.attention;
     const auto mask =
