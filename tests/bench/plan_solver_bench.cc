@@ -27,6 +27,7 @@
 #include "strategy/constraints.h"
 #include "strategy/plan_model.h"
 #include "strategy/selection_problem.h"
+#include "strategy/torchtitan_pins.h"
 #include "sweep/mesh_candidates.h"
 
 namespace dtplan::strategy {
@@ -214,6 +215,54 @@ void BM_PlanSolver70B(benchmark::State& state) {
 BENCHMARK(BM_PlanSolver70B)
     ->Name("BM_PlanSolver70B/solver_llama3_70b_80_layers_mesh_8x4x16_0_8x8x8_1/gap_0_1e-4")
     ->ArgsProduct({{0, 1}, {0, 1}})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// LLaMA3-70B, 80 layers, full activation checkpointing, batch 64, on 512 H100 ranks as
+// torchtitan lays them out (dp_shard=64 x tp=8, FSDP2 and TP+SP), planned with
+// `--parallelize torchtitan` (the pins fix every parameter, linear and residual, so the solver
+// chooses only views, pointwise ops and redistributions) against the same problem without pins in
+// the same run. Counters: pinned_s (the target: under 2 s), free_s, free_over_pinned (how much the
+// pins shrink the work) and both optima.
+void BM_PlanTorchtitan70B(benchmark::State& state) {
+  graph::ModelOverrides overrides;
+  overrides.batch = 64;
+  overrides.checkpoint = graph::CheckpointPolicy::kFull;
+  auto model = graph::load_model("configs/models/llama3-70b.json", overrides);
+  const sweep::MeshCandidate c{{64, 8}, {"dp_shard", "tp"}, {{{"dp_shard", "tp"}, ""}}};
+  auto mesh = mesh::build_mesh(sweep::mesh_config(c, h100().name), std::string_view("bench"));
+  if (!model.ok() || !mesh.ok()) std::abort();
+  auto pins = torchtitan_pins(c.names, c.shape, *model->llama3);
+  if (!pins.ok()) std::abort();
+  ModelPlanOptions free;
+  free.solve.threads = hardware_threads();
+  free.training = model->training;
+  free.enumerate.strided_params = uses_strided_shard(*pins);
+  ModelPlanOptions pinned = free;
+  pinned.pins = *pins;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto p = plan_graph(model->graph, mesh->root, h100(), pinned);
+    const auto t1 = std::chrono::steady_clock::now();
+    auto f = plan_graph(model->graph, mesh->root, h100(), free);
+    const auto t2 = std::chrono::steady_clock::now();
+    if (!p.ok() || !f.ok()) {
+      state.SkipWithError((p.ok() ? f.error() : p.error()).message.c_str());
+      return;
+    }
+    const double pinned_s = std::chrono::duration<double>(t1 - t0).count();
+    const double free_s = std::chrono::duration<double>(t2 - t1).count();
+    state.counters["pinned_s"] = pinned_s;
+    state.counters["free_s"] = free_s;
+    state.counters["free_over_pinned"] = free_s / pinned_s;
+    state.counters["pinned_optimal"] = p->plan.solver.optimal ? 1 : 0;
+    state.counters["free_optimal"] = f->plan.solver.optimal ? 1 : 0;
+    state.counters["pinned_over_free_cost"] =
+        p->plan.solver.objective_us / f->plan.solver.objective_us;
+  }
+}
+BENCHMARK(BM_PlanTorchtitan70B)
+    ->Name("BM_PlanTorchtitan70B/llama3_70b_80_layers_full_ac_dp_shard_64_tp_8")
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 
