@@ -107,13 +107,23 @@ void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
                        activation(r, Placement::partial())));
   rules.push_back(rule("rowwise_grad_inputs", bwd + kRowwise + "\\.grad_input",
                        activation(r, Placement::shard(2))));
-  // grad_weight is [in, out] (the transposed weight): colwise out on tp is dim 1, rowwise in 0.
+  // grad_weight is [out, in] like its weight (the permute of the einsum's [in, out]
+  // grad_weight_t), so it takes the weight's TP placement: colwise and output rows S(0), rowwise
+  // columns S(1).
   rules.push_back(rule("colwise_grad_weights", bwd + kColwise + "\\.grad_weight",
-                       gradient(r, Placement::shard(1))));
-  rules.push_back(rule("rowwise_grad_weights", bwd + kRowwise + "\\.grad_weight",
                        gradient(r, Placement::shard(0))));
+  rules.push_back(rule("rowwise_grad_weights", bwd + kRowwise + "\\.grad_weight",
+                       gradient(r, Placement::shard(1))));
   rules.push_back(
-      rule("output_grads", "bwd\\.output\\.grad_weight", gradient(r, Placement::shard(1))));
+      rule("output_grads", "bwd\\.output\\.grad_weight", gradient(r, Placement::shard(0))));
+  // FSDP2 reduces in fp32 (reduce_dtype, torchtitan.md §3): the gradient is cast while still
+  // partial, so the reduce-scatter into the parameter's layout moves fp32.
+  rules.push_back(rule("colwise_grad_casts", bwd + kColwise + "\\.grad_weight_cast",
+                       gradient(r, Placement::shard(0))));
+  rules.push_back(rule("rowwise_grad_casts", bwd + kRowwise + "\\.grad_weight_cast",
+                       gradient(r, Placement::shard(1))));
+  rules.push_back(rule("output_grad_cast", "bwd\\.output\\.grad_weight_cast",
+                       gradient(r, Placement::shard(0))));
   rules.push_back(
       rule("output_grad_input", "bwd\\.output\\.grad_input", activation(r, Placement::partial())));
 }

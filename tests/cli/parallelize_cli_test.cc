@@ -99,7 +99,26 @@ TEST_CASE("dtplan plan --parallelize torchtitan: FSDP2 and TP placements on dp_s
   // Activations: batch on dp_shard, sequence parallel residual, colwise out S(2), rowwise P.
   CHECK(p.at("layers.0.ffn_residual") == "S(0),S(1)");
   CHECK(p.at("layers.0.bwd.ffn_residual.grad") == "S(0),S(1)");
-  CHECK(p.at("layers.0.bwd.attention.wq.grad_weight") == "P(sum),S(1)");
+  CHECK(p.at("layers.0.bwd.attention.wq.grad_weight") == "P(sum),S(0)");
+  CHECK(p.at("layers.0.bwd.attention.wo.grad_weight") == "P(sum),S(1)");
+  CHECK(p.at("layers.0.bwd.attention.wq.grad_weight_cast") == "P(sum),S(0)");
+  // FSDP2 reduces in fp32: each block weight's gradient is one f32 reduce-scatter on dp_shard
+  // straight into the parameter's layout (no all_to_all after it).
+  const Json plan = Json::parse(file_text(out));
+  int fp32_scatters = 0;
+  for (const Json& r : plan["redistributions"]) {
+    const std::string consumer = plan["ops"][r["consumer"].get<std::size_t>()]["name"];
+    if (consumer.find("layers.0.bwd.") != 0 || !consumer.ends_with(".grad_weight_cast.alias") ||
+        consumer.find("norm") != std::string::npos) {
+      continue;
+    }
+    CHECK_MESSAGE(r["tensor"]["dtype"] == "f32", consumer);
+    REQUIRE_MESSAGE(r["steps"].size() == 1, consumer);
+    CHECK(r["steps"][0]["collective"] == "reduce_scatter");
+    CHECK(r["steps"][0]["mesh_dims"] == Json::array({0}));
+    ++fp32_scatters;
+  }
+  CHECK(fp32_scatters == 7);  // wq, wk, wv, wo, w1, w2, w3
   CHECK(p.at("layers.0.bwd.attention.wo.grad_input") == "S(0),S(2)");
   CHECK(p.at("tok_embeddings.embedding") == "S(0),P(sum)");
   CHECK(p.at("layers.0.attention.wq.einsum") == "S(0),S(2)");

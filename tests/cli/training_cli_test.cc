@@ -70,8 +70,18 @@ TEST_CASE("training flags: --compile fuses the blocks' memory-bound ops, the res
   auto cost = [](const Json& j, const char* part) { return j["cost"][part].get<double>(); };
   CHECK(cost(compiled, "compute_us") < cost(eager, "compute_us"));
   // Compile changes no collective (FSDP's hooks and TP's collectives are outside the fusion).
-  CHECK(compiled["collectives"] == eager["collectives"]);
-  CHECK(cost(compiled, "communication_us") == cost(eager, "communication_us"));
+  // Times are sums over the plan's redistributions, whose order the two plans may list
+  // differently, so they agree to rounding; everything else exactly.
+  REQUIRE(compiled["collectives"].size() == eager["collectives"].size());
+  for (std::size_t c = 0; c < eager["collectives"].size(); ++c) {
+    Json a = compiled["collectives"][c];
+    Json b = eager["collectives"][c];
+    CHECK(a["time_us"].get<double>() == doctest::Approx(b["time_us"].get<double>()));
+    a.erase("time_us");
+    b.erase("time_us");
+    CHECK(a == b);
+  }
+  CHECK(cost(compiled, "communication_us") == doctest::Approx(cost(eager, "communication_us")));
   CHECK(compiled["memory"] == eager["memory"]);
   // The model file's "compile": true is the same as the flag; a non-boolean is refused.
   const std::string path = temp_path("compiled_model.json");

@@ -45,7 +45,8 @@ TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations
     expected[name] = "S(0)";
   }
   // Weight gradients are summed over the batch before FSDP's reduce-scatter.
-  for (const char* name : {"colwise_grad_weights", "rowwise_grad_weights", "output_grads"}) {
+  for (const char* name : {"colwise_grad_weights", "rowwise_grad_weights", "output_grads",
+                           "colwise_grad_casts", "rowwise_grad_casts", "output_grad_cast"}) {
     expected[name] = "P(sum)";
   }
   CHECK(p == expected);
@@ -70,9 +71,14 @@ TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share di
   CHECK(p.at("embedding") == "S(0),S(0),P(sum)");
   CHECK(p.at("colwise_grad_inputs") == "S(0),S(0),P(sum)");
   CHECK(p.at("rowwise_grad_inputs") == "S(0),S(0),S(2)");
-  CHECK(p.at("colwise_grad_weights") == "P(sum),P(sum),S(1)");
-  CHECK(p.at("rowwise_grad_weights") == "P(sum),P(sum),S(0)");
-  CHECK(p.at("output_grads") == "P(sum),P(sum),S(1)");
+  // Weight gradients are [out, in] like their weights: the weight's TP placement, and the fp32
+  // casts stay partial so that FSDP's reduce-scatter moves fp32.
+  CHECK(p.at("colwise_grad_weights") == "P(sum),P(sum),S(0)");
+  CHECK(p.at("rowwise_grad_weights") == "P(sum),P(sum),S(1)");
+  CHECK(p.at("output_grads") == "P(sum),P(sum),S(0)");
+  CHECK(p.at("colwise_grad_casts") == "P(sum),P(sum),S(0)");
+  CHECK(p.at("rowwise_grad_casts") == "P(sum),P(sum),S(1)");
+  CHECK(p.at("output_grad_cast") == "P(sum),P(sum),S(0)");
   // tp before dp_shard: plain Shard(0) on both already splits tp first.
   CHECK(compiled({"tp", "dp_shard"}, {2, 4}).at("attention.colwise") == "S(0),S(0)");
 }
