@@ -124,6 +124,13 @@ void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
                        gradient(r, Placement::shard(1))));
   rules.push_back(rule("output_grad_cast", "bwd\\.output\\.grad_weight_cast",
                        gradient(r, Placement::shard(0))));
+  // The embedding's gradient: each data-parallel rank sums its own tokens' rows (Partial), cast
+  // to f32 for FSDP's reduce-scatter. Under tp it stays free: torchtitan's vocab-parallel
+  // backward has no strategy row in dtplan's embedding rule (docs/parallelize.md).
+  if (!r.tp) {
+    rules.push_back(rule("embedding_grad", "bwd\\.tok_embeddings\\.grad(_cast)?",
+                         gradient(r, Placement::replicate())));
+  }
   rules.push_back(
       rule("output_grad_input", "bwd\\.output\\.grad_input", activation(r, Placement::partial())));
 }
