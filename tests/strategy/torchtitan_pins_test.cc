@@ -46,7 +46,8 @@ TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations
   }
   // Weight gradients are summed over the batch before FSDP's reduce-scatter.
   for (const char* name : {"colwise_grad_weights", "rowwise_grad_weights", "output_grads",
-                           "colwise_grad_casts", "rowwise_grad_casts", "output_grad_cast"}) {
+                           "colwise_grad_casts", "rowwise_grad_casts", "output_grad_cast",
+                           "embedding_grad"}) {
     expected[name] = "P(sum)";
   }
   CHECK(p == expected);
@@ -79,6 +80,8 @@ TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share di
   CHECK(p.at("colwise_grad_casts") == "P(sum),P(sum),S(0)");
   CHECK(p.at("rowwise_grad_casts") == "P(sum),P(sum),S(1)");
   CHECK(p.at("output_grad_cast") == "P(sum),P(sum),S(0)");
+  // With tp the embedding's backward stays free (no vocab-parallel row to pin).
+  CHECK(p.count("embedding_grad") == 0);
   // tp before dp_shard: plain Shard(0) on both already splits tp first.
   CHECK(compiled({"tp", "dp_shard"}, {2, 4}).at("attention.colwise") == "S(0),S(0)");
 }
