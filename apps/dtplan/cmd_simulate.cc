@@ -258,6 +258,7 @@ int run_model_plan(const Options& o, const std::string& text) {
     doc["timeline"] = timeline_json(*timeline);
     if (!o.timeline.trace.empty()) doc["timeline"]["trace"] = o.timeline.trace;
     if (rate) doc["throughput"] = throughput_json(*rate);
+    doc["memory"] = plan::memory_json(plan->memory);
     doc["warnings"] = warnings_json(plan->warnings);
     print_json(doc);
     return 0;
@@ -301,6 +302,7 @@ int run_model_plan(const Options& o, const std::string& text) {
   }
   out += timeline_text(*timeline);
   if (rate) out += throughput_text(*rate);
+  out += memory_text(plan->memory);
   if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
   out += warning_lines(plan->mesh, plan->warnings);
   print_text(out);

@@ -201,4 +201,14 @@ std::string throughput_text(const sim::Throughput& rate) {
          std::to_string(rate.tokens_per_step) + " tokens per step\n";
 }
 
+std::string memory_text(const plan::MemorySummary& m) {
+  auto gib = [](std::int64_t bytes) {
+    return core::format_fixed(static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0), 2);
+  };
+  return "# memory per rank (the plan's): peak " + gib(m.peak_bytes_per_rank) +
+         " GiB: parameters " + gib(m.parameter_bytes) + ", gradients " + gib(m.gradient_bytes) +
+         ", optimizer " + gib(m.optimizer_bytes) + ", activations " + gib(m.activation_bytes) +
+         "\n";
+}
+
 }  // namespace dtplan::cli

@@ -66,6 +66,10 @@ nlohmann::ordered_json throughput_json(const sim::Throughput& rate);
 // "# throughput: ... tokens/s per GPU, MFU ...% (...)" and a line of its terms.
 std::string throughput_text(const sim::Throughput& rate);
 
+// "# memory per rank (the plan's): peak ... GiB: parameters ..., gradients ..., optimizer ...,
+// activations ..." (the plan's memory model: a lower bound on what the allocator reserves).
+std::string memory_text(const plan::MemorySummary& memory);
+
 // Simulates `plan` and writes --trace if asked (errors name --trace or the plan's field).
 core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineFlags& flags);
 

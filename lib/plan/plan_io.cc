@@ -208,6 +208,12 @@ core::Result<SolverSummary> read_solver(const JsonReader& r, const Json& doc) {
 
 }  // namespace
 
+Json memory_json(const MemorySummary& m) {
+  return {{"parameter_bytes", m.parameter_bytes},         {"gradient_bytes", m.gradient_bytes},
+          {"optimizer_bytes", m.optimizer_bytes},         {"activation_bytes", m.activation_bytes},
+          {"peak_bytes_per_rank", m.peak_bytes_per_rank}, {"limit_bytes", m.limit_bytes}};
+}
+
 Json plan_summary_json(const Plan& plan) {
   Json doc;
   doc["format"] = kPlanFormat;
@@ -231,11 +237,7 @@ Json plan_summary_json(const Plan& plan) {
                  {"communication_us", plan.cost.communication_us},
                  {"redistribution_us", plan.cost.redistribution_us},
                  {"total_us", plan.cost.total_us}};
-  const MemorySummary& m = plan.memory;
-  doc["memory"] = {
-      {"parameter_bytes", m.parameter_bytes},         {"gradient_bytes", m.gradient_bytes},
-      {"optimizer_bytes", m.optimizer_bytes},         {"activation_bytes", m.activation_bytes},
-      {"peak_bytes_per_rank", m.peak_bytes_per_rank}, {"limit_bytes", m.limit_bytes}};
+  doc["memory"] = memory_json(plan.memory);
   Json collectives = Json::array();
   for (const CollectiveSummary& c : plan.collectives) collectives.push_back(collective_json(c));
   doc["collectives"] = collectives;

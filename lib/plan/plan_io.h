@@ -42,6 +42,10 @@ namespace dtplan::plan {
 inline constexpr std::string_view kPlanFormat = "dtplan-plan";
 inline constexpr int kPlanVersion = 1;
 
+// The plan's `memory` object (per rank, bytes): parameters, gradients, optimizer state,
+// activations, peak and limit; `dtplan simulate` prints it beside the step time.
+nlohmann::ordered_json memory_json(const MemorySummary& memory);
+
 // Every field but "ops" and "redistributions": what `dtplan plan --json` reports.
 nlohmann::ordered_json plan_summary_json(const Plan& plan);
 
