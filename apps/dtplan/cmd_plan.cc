@@ -3,7 +3,8 @@
 //
 //   dtplan plan --model configs/models/llama3-8b.json --mesh configs/meshes/8x8.json
 //               [--layers N] [--batch N] [--seq-len N] [--checkpoint none|selective_op|full]
-//               [--grad-accum N] [--no-grad-sync] [--solver exact|greedy|ilp] [--memory-limit 80GiB]
+//               [--grad-accum N] [--no-grad-sync] [--solver exact|greedy|ilp] [--memory-limit
+//               80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
 //               [--gap G] [--threads N] [--bound-fixing auto|on|off] [--out plan.json]
 //               [--parallelize torchtitan|FILE] [--compare-optimal] [--json]
@@ -40,6 +41,7 @@
 
 #include "collective/collective.h"
 #include "command.h"
+#include "config_args.h"
 #include "core/limits.h"
 #include "core/output_file.h"
 #include "core/strings.h"
@@ -53,12 +55,12 @@
 #include "number_arg.h"
 #include "output.h"
 #include "plan/plan.h"
-#include "training_args.h"
 #include "plan/plan_io.h"
 #include "solve/solver.h"
 #include "strategy/pin_rules_io.h"
 #include "strategy/plan_model.h"
 #include "strategy/torchtitan_pins.h"
+#include "training_args.h"
 
 namespace dtplan::cli {
 
@@ -67,6 +69,7 @@ namespace {
 struct Options {
   std::string model;
   std::string mesh;
+  std::vector<std::string> flatten;
   std::optional<std::int64_t> layers;
   TrainingArgs training;
   std::string solver = "exact";
@@ -156,13 +159,16 @@ core::Result<PlanRun> run_plan(const Options& o) {
     return core::Error::bad_input("--bound-fixing: '" + o.bound_fixing +
                                   "' is not one of auto, on, off");
   }
-  DTPLAN_TRY(mesh::MeshConfig config, read_mesh_file(o.mesh, "--mesh"));
-  DTPLAN_TRY(mesh::LoadedMesh loaded, build_mesh_arg(config, o.mesh, {}, "--mesh"));
+  DTPLAN_TRY(mesh::MeshConfig config, read_mesh_arg(o.mesh, "--mesh"));
+  DTPLAN_CHECK(add_flatten_args(config, o.flatten));
+  DTPLAN_TRY(mesh::LoadedMesh loaded,
+             build_mesh_arg(config, mesh_file_label(o.mesh), o.flatten, "--mesh " + o.mesh));
   const std::string hardware = !o.hardware.empty()        ? o.hardware
                                : !config.hardware.empty() ? config.hardware
                                                           : std::string(kDefaultHardware);
   DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_arg(hardware, "--hardware"));
-  DTPLAN_TRY(graph::Model model, graph::load_model(o.model, overrides));
+  DTPLAN_TRY(const std::string model_file, config_file_arg(ConfigKind::kModel, o.model, "--model"));
+  DTPLAN_TRY(graph::Model model, graph::load_model(model_file, overrides));
   if (model.graph.name().empty()) model.graph.set_name(model.name);
   options.training = model.training;
   PlanRun run;
@@ -326,9 +332,10 @@ std::string header_text(const strategy::ModelPlan& mp) {
   return "# dtplan plan: " + plan.model + " (" + std::to_string(plan.layers) +
          (plan.layers == 1 ? " layer) on " : " layers) on ") + mesh_text(plan) + "; " +
          plan.mesh.hardware + " (" + std::to_string(plan.mesh.gpus_per_node) +
-         " GPUs per node)\n# step: " + training_text(plan.training) + "\n# nodes " + std::to_string(plan.ops.size()) + ", strategies " +
-         std::to_string(plan.strategies) + ", redistributions " +
-         std::to_string(plan.redistributions.size()) + "\n# solver " + s.name +
+         " GPUs per node)\n# step: " + training_text(plan.training) + "\n# nodes " +
+         std::to_string(plan.ops.size()) + ", strategies " + std::to_string(plan.strategies) +
+         ", redistributions " + std::to_string(plan.redistributions.size()) + "\n# solver " +
+         s.name +
          (s.optimal               ? " (optimal)"
           : s.stop_reason.empty() ? ""
                                   : " (stopped: " + s.stop_reason + ")") +
@@ -436,8 +443,10 @@ int run(const Options& o) {
 
 Action setup_plan(CLI::App& app) {
   auto o = std::make_shared<Options>();
-  app.add_option("--model", o->model, "Model file (configs/models/*.json)");
-  app.add_option("--mesh", o->mesh, "Mesh file (configs/meshes/*.json)");
+  app.add_option("--model", o->model, "Model: a shipped name (dtplan list models) or a file");
+  app.add_option("--mesh", o->mesh,
+                 "Mesh: a shipped name (dtplan list meshes), a file, or inline dims NAME=SIZE,...");
+  app.add_option("--flatten", o->flatten, "Flattened mesh over dims DIMS[=NAME] (repeatable)");
   add_number_option(app, "--layers", o->layers, "Override the model's layer count");
   add_training_options(app, o->training);
   app.add_option("--solver", o->solver, "exact (optimal) | greedy (DTensor-style) | ilp (CBC)")

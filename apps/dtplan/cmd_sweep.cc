@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "command.h"
+#include "config_args.h"
 #include "core/limits.h"
 #include "core/output_file.h"
 #include "core/strings.h"
@@ -28,7 +29,6 @@
 #include "number_arg.h"
 #include "output.h"
 #include "progress_bar.h"
-#include "training_args.h"
 #include "solve/solver.h"
 #include "sweep/mesh_candidates.h"
 #include "sweep/model_evaluator.h"
@@ -36,6 +36,7 @@
 #include "sweep/sweep_csv.h"
 #include "sweep/sweep_html.h"
 #include "sweep/sweep_io.h"
+#include "training_args.h"
 
 namespace dtplan::cli {
 
@@ -124,7 +125,8 @@ core::Result<Request> read_request(const Options& o) {
                                   core::limit_note("kMaxThreads"));
   }
   r.threads = static_cast<std::int32_t>(threads);
-  DTPLAN_TRY(graph::Model model, graph::load_model(o.model, overrides));
+  DTPLAN_TRY(const std::string model_file, config_file_arg(ConfigKind::kModel, o.model, "--model"));
+  DTPLAN_TRY(graph::Model model, graph::load_model(model_file, overrides));
   s.model = model.name;
   s.layers = static_cast<std::int32_t>(sweep::model_layers(model));
   sweep::ModelEvaluatorOptions eo;
@@ -218,7 +220,7 @@ int run(const Options& o) {
 
 Action setup_sweep(CLI::App& app) {
   auto o = std::make_shared<Options>();
-  app.add_option("--model", o->model, "Model file (configs/models/*.json)");
+  app.add_option("--model", o->model, "Model: a shipped name (dtplan list models) or a file");
   app.add_option("--world", o->world, "Ranks to factor into meshes, e.g. 64")->type_name("INT");
   app.add_option("--gpus-per-node", o->gpus_per_node,
                  "GPUs used per node (rank r is on node r / N); default: the profile's")

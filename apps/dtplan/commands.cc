@@ -13,6 +13,7 @@ Action setup_sweep(CLI::App& app);
 Action setup_replay(CLI::App& app);
 Action setup_cost(CLI::App& app);
 Action setup_calibrate(CLI::App& app);
+Action setup_list(CLI::App& app);
 
 namespace {
 const Command kCommands[] = {
@@ -31,6 +32,8 @@ const Command kCommands[] = {
     {"cost", "Predict a collective's time and busbw over sizes, like nccl-tests", setup_cost},
     {"calibrate", "Fit a hardware profile's measured tables to nccl-tests logs or replay results",
      setup_calibrate},
+    {"list", "List the shipped models, meshes and hardware profiles that names refer to",
+     setup_list},
     {"", "", nullptr},  // sentinel, not listed
 };
 }  // namespace

@@ -55,6 +55,7 @@ const std::map<std::string, std::string> kCommandBase = {
     {"replay", "--plan tests/data/replay/small_model_plan.json --backend fake"},
     {"cost", "--collective all_reduce --ranks 8"},
     {"calibrate", "--nccl-tests tests/data/nccl-tests/all_reduce_perf_1x8_h100.log"},
+    {"list", "models"},
 };
 
 const std::vector<Row> kFlags = {
@@ -86,6 +87,7 @@ const std::vector<Row> kFlags = {
 
     {"plan", "--model", Kind::kText},
     {"plan", "--mesh", Kind::kText},
+    {"plan", "--flatten", Kind::kText},
     {"plan", "--layers", Kind::kInteger},
     {"plan", "--batch", Kind::kInteger},
     {"plan", "--seq-len", Kind::kInteger},
@@ -170,6 +172,8 @@ const std::vector<Row> kFlags = {
     {"calibrate", "--name", Kind::kText},
     {"calibrate", "--out", Kind::kText},
     {"calibrate", "--json", Kind::kSwitch},
+
+    {"list", "--json", Kind::kSwitch},
 };
 
 // The values a flag of `kind` must refuse. No dtplan flag takes a negative number other than

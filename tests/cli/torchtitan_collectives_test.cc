@@ -90,22 +90,21 @@ TEST_CASE("torchtitan collectives: TP+SP per block on tp, FSDP2 per block on dp_
   // Forward: all-gather each norm's output, reduce-scatter each rowwise output.
   check_step(s, kL + "attention_norm.to_bf16", kL + "attention_norm.to_bf16.alias", "all_gather",
              {1}, act);
-  check_step(s, kL + "attention.wo.einsum", kL + "attention_residual", "reduce_scatter", {1},
-             act);
+  check_step(s, kL + "attention.wo.einsum", kL + "attention_residual", "reduce_scatter", {1}, act);
   check_step(s, kL + "ffn_norm.to_bf16", kL + "ffn_norm.to_bf16.alias", "all_gather", {1}, act);
   check_step(s, kL + "feed_forward.w2.einsum", kL + "ffn_residual", "reduce_scatter", {1}, act);
   // Backward: reduce-scatter the attention and FFN input gradients, all-gather the gradients
   // entering wo and w2 (for the last block, w2's is the final norm's input gradient).
   check_step(s, kL + "bwd.attention_norm.grad_fan_in_1", kL + "bwd.attention_norm.grad_to_f32",
              "reduce_scatter", {1}, act);
-  check_step(s, kL + "bwd.ffn_norm.grad_fan_in", kL + "bwd.ffn_norm.grad_to_f32",
-             "reduce_scatter", {1}, act);
+  check_step(s, kL + "bwd.ffn_norm.grad_fan_in", kL + "bwd.ffn_norm.grad_to_f32", "reduce_scatter",
+             {1}, act);
   check_step(s, kL + "bwd.ffn_residual.grad.alias", kL + "bwd.attention.wo.grad_input",
              "all_gather", {1}, act);
   check_step(s, "bwd.norm.grad_to_bf16", "bwd.norm.grad_to_bf16.alias", "all_gather", {1}, act);
   // Outside the blocks: the embedding's forward reduce-scatter and the output's all-gather.
-  check_step(s, "tok_embeddings.embedding", "tok_embeddings.embedding.alias", "reduce_scatter",
-             {1}, act);
+  check_step(s, "tok_embeddings.embedding", "tok_embeddings.embedding.alias", "reduce_scatter", {1},
+             act);
   check_step(s, "norm.to_bf16", "norm.to_bf16.alias", "all_gather", {1}, act);
 
   // FSDP2 (torchtitan.md §3): the block's TP-local numel is (2D^2 + 2 D K hd + 3 D F) / t + 2D
@@ -118,16 +117,16 @@ TEST_CASE("torchtitan collectives: TP+SP per block on tp, FSDP2 per block on dp_
         18432 / 2 * 4);
   CHECK(bytes_into(s, kL + "bwd.", "norm.grad_weight_cast", "reduce_scatter", {0}) == 128);
   for (const std::string w : {"attention.wq", "attention.wo", "feed_forward.w2"}) {
-    const auto& steps = s.at({kL + "bwd." + w + ".grad_weight_cast",
-                              kL + "bwd." + w + ".grad_weight_cast.alias"});
+    const auto& steps =
+        s.at({kL + "bwd." + w + ".grad_weight_cast", kL + "bwd." + w + ".grad_weight_cast.alias"});
     CHECK(steps.front().dtype == "f32");
   }
 }
 
 TEST_CASE("torchtitan collectives: HSDP all-reduces each reduce-scattered gradient in fp32") {
   TempDir dir("tt_hsdp");
-  const Steps s = plan_steps(
-      dir, R"j({"shape": [2, 2, 2], "names": ["dp_replicate", "dp_shard", "tp"]})j");
+  const Steps s =
+      plan_steps(dir, R"j({"shape": [2, 2, 2], "names": ["dp_replicate", "dp_shard", "tp"]})j");
   // Each block matrix: reduce-scatter over dp_shard, then all-reduce of numel / (t N) fp32
   // values over dp_replicate (torchtitan.md §3): wq 64 x 64 / 4 x 4 B, w1 128 x 64 / 4 x 4 B.
   for (const auto& [w, numel] : std::vector<std::pair<std::string, std::int64_t>>{
