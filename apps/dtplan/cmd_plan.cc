@@ -175,6 +175,10 @@ core::Result<PlanRun> run_plan(const Options& o) {
   DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
   // The free optimum of --compare-optimal sees the same options as the pinned plan.
   options.enumerate.strided_params = strategy::uses_strided_shard(run.pins);
+  if (o.parallelize == "torchtitan") {
+    options.enumerate.context_parallel_dims =
+        strategy::context_parallel_dims(mesh_dim_names(loaded.root));
+  }
   strategy::ModelPlanOptions pinned = options;
   pinned.pins = run.pins;
   DTPLAN_TRY(run.plan, strategy::plan_graph(model.graph, loaded.root, profile, pinned));

@@ -122,7 +122,9 @@ core::Result<PreparedGroup> prepare_group(const FakeProcessGroup& pg, const Coll
       return bad("rank " + std::to_string(rank) + " has a shape-only tensor in data mode");
     }
   }
-  if (reduces && !reducible(first.dtype())) {
+  // Shape-only (cost) mode reduces nothing, so any dtype prices (a context-parallel plan
+  // reduce-scatters a complex RoPE gradient); data mode needs a reduction kernel.
+  if (reduces && data && !reducible(first.dtype())) {
     return core::Error::unsupported(describe(call) + ": dtype " +
                                     std::string(core::dtype_name(first.dtype())) +
                                     " cannot be reduced (f32, bf16, f16, f64, i32, i64 can)");

@@ -97,8 +97,17 @@ core::Result<OpFlops> flops_of(const graph::Node& node, Rule rule, std::span<con
     const bool skip_masked = options.causal_attention_flops || profile.compute.attention;
     const auto mask =
         causal && skip_masked ? cost::AttentionMask::kCausal : cost::AttentionMask::kNone;
-    DTPLAN_TRY(cost::Work w,
-               cost::sdpa_work(shape, dtype, mask, forward ? fwd : cost::Pass::kBackward));
+    const cost::Pass pass = forward ? fwd : cost::Pass::kBackward;
+    DTPLAN_TRY(cost::Work w, cost::sdpa_work(shape, dtype, mask, pass));
+    if (mask == cost::AttentionMask::kCausal && q[2] < k[2]) {
+      // Ring attention (a context-parallel sequence row: q holds s/c rows, K/V all s): head-tail
+      // load balancing gives each rank 1/c of the causal work (torchtitan.md §4), not the
+      // top-left triangle of its q rows.
+      cost::AttentionShape whole = shape;
+      whole.q_len = k[2];
+      DTPLAN_TRY(cost::Work all, cost::sdpa_work(whole, dtype, mask, pass));
+      w.flops = all.flops * static_cast<double>(q[2]) / static_cast<double>(k[2]);
+    }
     const auto kind =
         forward ? cost::KernelKind::kAttentionForward : cost::KernelKind::kAttentionBackward;
     return OpFlops{w.flops, cost::Kernel{kind, k[2]}};

@@ -41,8 +41,13 @@ struct EnumerateOptions {
   // each option that shards one tensor dim d over two mesh dims i < j with mesh dim j splitting
   // first: _StridedShard(d, size_j) on i and Shard(d) on j. This is FSDP2's layout of a weight
   // TP already shards on d (torchtitan's colwise weights, embedding and output); its FSDP
-  // all-gather on i yields the TP-local shard. On for plans pinned to such placements.
+  // all-gather on i yields the TP-local shard. On for plans pinned to such placements. With
+  // context_parallel_dims, three or more such mesh dims too (FSDP over dp_shard x cp).
   bool strided_params = false;
+  // The mesh dims that are context parallel (a torchtitan `cp` dim, ascending): SDPA also offers
+  // its sequence row there (ops/attention.cc, ring attention); empty elsewhere, so free search
+  // on other meshes is unchanged. Set for --parallelize torchtitan.
+  std::vector<std::int32_t> context_parallel_dims;
   // SDPA FLOPs: false counts every (query, key) pair, as FlopCounterMode (hence AutoParallel's
   // compute cost) does; true counts only the pairs an is_causal mask keeps.
   bool causal_attention_flops = false;

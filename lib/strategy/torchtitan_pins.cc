@@ -12,30 +12,35 @@ constexpr std::string_view kSource = "--parallelize torchtitan";
 
 // Where each role sits on the mesh (nullopt: absent) and the dims' sizes.
 struct Roles {
-  std::optional<std::size_t> replicate, shard, tp;
+  std::optional<std::size_t> replicate, shard, cp, tp;
   std::span<const std::int64_t> sizes;
   std::size_t ndim = 0;
 
+  [[nodiscard]] std::int64_t cp_size() const { return cp ? sizes[*cp] : 1; }
   [[nodiscard]] std::int64_t tp_size() const { return tp ? sizes[*tp] : 1; }
 };
 
-// The placements of a parameter that TP lays out as `tp`: FSDP2's Shard(0) on dp_shard, strided
-// where tp shards dim 0 too and splits first (dp_shard before tp).
+// The placements of a parameter that TP lays out as `tp`: FSDP2's Shard(0) over dp_shard x cp
+// (torchtitan.md §3 "FSDP x CP": the fsdp mesh flattens both), strided where tp shards dim 0 too
+// and splits first (an FSDP dim before tp).
 Placements parameter(const Roles& r, Placement tp) {
   Placements out(r.ndim, Placement::replicate());
   if (r.tp) out[*r.tp] = tp;
-  if (r.shard) {
-    const bool strided = r.tp && tp == Placement::shard(0) && *r.shard < *r.tp;
-    out[*r.shard] = strided ? Placement::strided_shard(0, r.tp_size()) : Placement::shard(0);
+  for (const std::optional<std::size_t>& d : {r.shard, r.cp}) {
+    if (!d) continue;
+    const bool strided = r.tp && tp == Placement::shard(0) && *d < *r.tp;
+    out[*d] = strided ? Placement::strided_shard(0, r.tp_size()) : Placement::shard(0);
   }
   return out;
 }
 
-// The placements of an activation: batch on the data-parallel dims, `tp` on tp.
+// The placements of an activation [B,S,...]: batch on the data-parallel dims, sequence on cp
+// (torchtitan.md §4; with tp's sequence parallel S(1) too, cp splits first), `tp` on tp.
 Placements activation(const Roles& r, Placement tp) {
   Placements out(r.ndim, Placement::replicate());
   if (r.replicate) out[*r.replicate] = Placement::shard(0);
   if (r.shard) out[*r.shard] = Placement::shard(0);
+  if (r.cp) out[*r.cp] = Placement::shard(1);
   if (r.tp) out[*r.tp] = tp;
   return out;
 }
@@ -48,11 +53,14 @@ const std::string kLayer = "layers\\.\\d+\\.";
 const std::string kColwise = "(attention\\.(wq|wk|wv)|feed_forward\\.(w1|w3))";
 const std::string kRowwise = "(attention\\.wo|feed_forward\\.w2)";
 
-// A gradient summed over the batch: Partial on the data-parallel dims, `tp` on tp.
+// A gradient summed over the batch and the sequence: Partial on the data-parallel dims and on
+// cp (FSDP's reduce-scatter over dp_shard x cp sums the sequence shards' contributions), `tp` on
+// tp.
 Placements gradient(const Roles& r, Placement tp) {
   Placements out(r.ndim, Placement::replicate());
   if (r.replicate) out[*r.replicate] = Placement::partial();
   if (r.shard) out[*r.shard] = Placement::partial();
+  if (r.cp) out[*r.cp] = Placement::partial();
   if (r.tp) out[*r.tp] = tp;
   return out;
 }
@@ -135,6 +143,20 @@ void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
       rule("output_grad_input", "bwd\\.output\\.grad_input", activation(r, Placement::partial())));
 }
 
+// Context parallel's ring attention (torchtitan.md §4), only with a cp dim: the SDPA forward's
+// output and the backward's dq [B,H,S,hd] batch-sharded, sequence-sharded S(2) on cp (the
+// attention rule's sequence row: q local, K and V gathered whole), heads on tp.
+void add_attention_rules(const Roles& r, std::vector<PinRule>& rules) {
+  if (!r.cp) return;
+  Placements p(r.ndim, Placement::replicate());
+  if (r.replicate) p[*r.replicate] = Placement::shard(0);
+  if (r.shard) p[*r.shard] = Placement::shard(0);
+  p[*r.cp] = Placement::shard(2);
+  if (r.tp) p[*r.tp] = Placement::shard(1);
+  rules.push_back(rule("ring_attention", kLayer + "attention\\.sdpa", p));
+  rules.push_back(rule("ring_attention_grads", kLayer + "bwd\\.attention\\.sdpa\\.grad", p));
+}
+
 core::Result<Roles> roles_of(const std::vector<std::string>& names,
                              std::span<const std::int64_t> sizes) {
   Roles r;
@@ -155,8 +177,8 @@ core::Result<Roles> roles_of(const std::vector<std::string>& names,
         slot = &r.tp;
         break;
       case MeshRole::kCp:
-        return core::Error::unsupported(std::string(kSource) + ": mesh dim '" + names[d] +
-                                        "': context parallel (cp) is not supported yet");
+        slot = &r.cp;
+        break;
     }
     if (slot->has_value()) {
       return core::Error::bad_input(std::string(kSource) + ": mesh dim '" + names[d] +
@@ -203,6 +225,16 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
                                   std::to_string(config.n_heads) + ", n_kv_heads " +
                                   std::to_string(config.n_kv_heads) + ")");
   }
+  // Head-tail load balancing splits each sequence into 2·cp chunks, which sequence parallel
+  // splits over tp (torchtitan.md §1, §4).
+  const std::int64_t chunks = 2 * r.cp_size() * t;
+  if (r.cp && config.seq_len % chunks != 0) {
+    return core::Error::bad_input(std::string(kSource) + ": rule 'tokens': seq_len " +
+                                  std::to_string(config.seq_len) + " is not divisible by 2 x cp " +
+                                  std::to_string(r.cp_size()) + " x tp " + std::to_string(t) +
+                                  " = " + std::to_string(chunks) +
+                                  " (context parallel's head-tail chunks)");
+  }
   // torchtitan's data loader gives each data-parallel rank whole sequences of the microbatch.
   std::int64_t dp = 1;
   for (const std::optional<std::size_t>& d : {r.replicate, r.shard}) {
@@ -221,6 +253,16 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
   add_parameter_rules(r, out.rules);
   add_forward_rules(r, out.rules);
   add_backward_rules(r, out.rules);
+  add_attention_rules(r, out.rules);
+  return out;
+}
+
+std::vector<std::int32_t> context_parallel_dims(const std::vector<std::string>& names) {
+  std::vector<std::int32_t> out;
+  for (std::size_t d = 0; d < names.size(); ++d) {
+    auto role = parse_mesh_role(names[d]);
+    if (role.ok() && *role == MeshRole::kCp) out.push_back(static_cast<std::int32_t>(d));
+  }
   return out;
 }
 

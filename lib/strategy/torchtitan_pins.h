@@ -15,14 +15,19 @@
 //                     weights Replicate, embedding and output weights vocab-sharded S(0), the
 //                     embedding's output Partial, loss-parallel logits S(2), and the backward
 //                     linears as the mirror of the forward
-//   cp                not supported yet (kUnsupported)
+//   cp                context parallel: tokens, activations and input gradients sequence-sharded
+//                     S(1) (cp splits before tp's sequence parallel); parameters FSDP-sharded
+//                     over dp_shard x cp (Shard(0), or _StridedShard as on dp_shard); weight
+//                     gradients Partial; the SDPA forward output and dq S(2) (ring attention:
+//                     the attention rule's sequence row, which the enumeration offers on
+//                     context_parallel_dims() only)
 //
 //   auto pins = torchtitan_pins({"dp_shard", "tp"}, {4, 2}, llama3_config).value();
 //   pins.rules[0].name == "attention.colwise", placements _S(0,2),S(0)
 //
 // Errors: a dim name with no torchtitan role or a role given twice (kBadInput); a tp size that
-// does not divide n_heads or n_kv_heads (kBadInput, naming rule 'attention.colwise'); a cp dim
-// (kUnsupported). Messages start with "--parallelize torchtitan".
+// does not divide n_heads or n_kv_heads (kBadInput, naming rule 'attention.colwise'); with cp, a
+// seq_len not divisible by 2·cp·tp (kBadInput, naming rule 'tokens'). Messages start with "--parallelize torchtitan".
 
 #include <cstdint>
 #include <span>
@@ -48,5 +53,8 @@ core::Result<MeshRole> parse_mesh_role(std::string_view name);
 core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
                                      std::span<const std::int64_t> sizes,
                                      const graph::Llama3Config& config);
+
+// The mesh dims whose role is cp (EnumerateOptions::context_parallel_dims), ascending.
+std::vector<std::int32_t> context_parallel_dims(const std::vector<std::string>& names);
 
 }  // namespace dtplan::strategy

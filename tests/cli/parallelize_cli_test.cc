@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "support/cli.h"
@@ -161,10 +162,10 @@ TEST_CASE("dtplan plan --parallelize torchtitan: meshes it cannot apply to exit 
   CHECK(has(err,
             "dtplan plan: error: --parallelize torchtitan: rule 'attention.colwise': tp "
             "size 4 does not divide the heads (n_heads 4, n_kv_heads 2)"));
-  err = cli_failure(kTiny + "--mesh " + mesh("cp.json", R"("dp_shard", "cp")", "2, 2") +
-                        " --parallelize torchtitan",
-                    3);
-  CHECK(has(err, "mesh dim 'cp': context parallel (cp) is not supported yet"));
+  err = cli_failure(kTiny + "--mesh " + mesh("cp.json", R"("cp", "tp")", "2, 2") +
+                        " --parallelize torchtitan --seq-len 12",
+                    2);
+  CHECK(has(err, "rule 'tokens': seq_len 12 is not divisible by 2 x cp 2 x tp 2 = 8"));
   err = cli_failure(
       kTiny + "--mesh " + mesh("x.json", R"("dp", "x")", "2, 2") + " --parallelize torchtitan", 2);
   CHECK(has(err, "mesh dim 'x' has no torchtitan role"));
@@ -174,6 +175,114 @@ TEST_CASE("dtplan plan --parallelize torchtitan: meshes it cannot apply to exit 
   CHECK(has(err, "mesh dim 'dp_shard' repeats the role dp_shard"));
   err = cli_failure(kTiny + "--mesh configs/meshes/2x2.json --compare-optimal", 2);
   CHECK(has(err, "--compare-optimal: needs --parallelize"));
+}
+
+}  // namespace dtplan::testing
+
+namespace dtplan::testing {
+namespace {
+
+// The plan's collectives on exactly `dims` (mesh dim indices): {count, bytes per rank}.
+std::pair<std::int64_t, std::int64_t> collectives_on(const Json& plan, const std::string& kind,
+                                                     const Json& dims) {
+  for (const Json& c : plan["collectives"]) {
+    if (c["collective"] == kind && c["mesh_dims"] == dims) {
+      return {c["count"].get<std::int64_t>(), c["bytes"].get<std::int64_t>()};
+    }
+  }
+  return {0, 0};
+}
+
+}  // namespace
+
+TEST_CASE("dtplan plan --parallelize torchtitan: context parallel, hand-counted per block") {
+  // tiny (1 layer): b 4, s 16, n_heads 4, n_kv_heads 2, head_dim 16. The collectives' bytes are
+  // per rank on the wire: (n-1)/n of the gathered (or reduced) buffer.
+  auto plan = [](const std::string& mesh, const std::string& checkpoint) {
+    return Json::parse(cli_output(kTiny + "--mesh configs/meshes/" + mesh +
+                                  " --parallelize torchtitan --checkpoint " + checkpoint +
+                                  " --json"));
+  };
+  SUBCASE("dp_shard=2, cp=2: FSDP over the flattened dp_shard_cp, K/V gathered over cp") {
+    const Json j = plan("dp_shard-cp-2x2.json", "selective_op");
+    // Every FSDP all-gather and reduce-scatter is one collective over dp_shard_cp (4 ranks).
+    bool flattened = false;
+    for (const Json& c : j["collectives"]) {
+      if (c["mesh_dims"].dump() == "[0]") FAIL("a collective over dp_shard alone: " << c.dump());
+      if (c["mesh_dims"].dump() == "[0,1]") {
+        CHECK(c["flattened_mesh"] == "dp_shard_cp");
+        flattened = true;
+      }
+    }
+    CHECK(flattened);
+    // K and V per rank: b/dp 2 x K 2 x s/c 8 x hd 16 = 512 bf16 = 1024 B in, 2048 B out; the wire
+    // carries 1024 B. Two gathers in the forward, two again when op-SAC recomputes the K/V path
+    // for the backward (the SDPA output is saved, its inputs are not).
+    CHECK(collectives_on(j, "all_gather", {1}) == std::pair<std::int64_t, std::int64_t>{4, 4096});
+    // dK and dV reduce-scattered over cp (the stand-in for the ring): dV bf16 2x2x16x16 x 2 B =
+    // 2048 B, dK inside RoPE's backward in f32 4096 B; half of each on the wire.
+    CHECK(collectives_on(j, "reduce_scatter", {1}) ==
+          std::pair<std::int64_t, std::int64_t>{2, 3072});
+    // No checkpointing keeps the gathered K/V: the forward's two gathers only. Full AC
+    // recomputes the forward ring: the gathers run twice.
+    CHECK(collectives_on(plan("dp_shard-cp-2x2.json", "none"), "all_gather", {1}) ==
+          std::pair<std::int64_t, std::int64_t>{2, 2048});
+    CHECK(collectives_on(plan("dp_shard-cp-2x2.json", "full"), "all_gather", {1}) ==
+          std::pair<std::int64_t, std::int64_t>{4, 4096});
+  }
+  SUBCASE("dp_shard=2, cp=2, tp=2: FSDP's all-gather of a TP-sharded weight over dp_shard_cp") {
+    const Json j = plan("dp_shard-cp-tp-2x2x2.json", "selective_op");
+    for (const Json& c : j["collectives"]) {
+      // FSDP's all-gathers: never dp_shard alone, always the flattened group.
+      if (c["collective"] == "all_gather") CHECK(c["mesh_dims"].dump() != "[0]");
+    }
+    // The rowwise weights' gradients (P(sum) on dp_shard and cp, S(1) on tp) to S(0),S(0),S(1):
+    // no strided layout, so DTensor's greedy redistribution runs (all-reduce on cp, then
+    // reduce-scatter on dp_shard) where FSDP2 reduce-scatters once over dp_shard_cp
+    // (docs/parallelize.md lists it): wo's and w2's TP-local 64 x 32 and 64 x 64 f32, halved.
+    CHECK(collectives_on(j, "reduce_scatter", {0}) ==
+          std::pair<std::int64_t, std::int64_t>{2, 64 * 32 * 4 / 2 + 64 * 64 * 4 / 2});
+    CHECK(collectives_on(j, "all_gather", {0, 1}).first > 0);
+    // K/V per rank: b/dp 2 x K/t 1 x s/c 8 x hd 16 = 256 bf16, 512 B on the wire; 4 gathers.
+    CHECK(collectives_on(j, "all_gather", {1}) == std::pair<std::int64_t, std::int64_t>{4, 2048});
+  }
+  SUBCASE("cp=2, tp=2: K/V gathered over cp on tp's heads") {
+    TempDir dir("parallelize_cp_tp");
+    const std::string out = dir.at("plan.json");
+    cli_output(kTiny + "--mesh configs/meshes/cp-tp-2x2.json --parallelize torchtitan --out " +
+               out);
+    // The activation all-gathers over cp (the parameters' FSDP ones are 2-d): K after RoPE
+    // [b,s,K,hd] and V [b,s,K*hd], each b 4 x K/t 1 x s/c 8 x hd 16 = 512 bf16 per rank in,
+    // 1024 B on the wire, before repeat_kv (K heads, not H).
+    std::multiset<std::pair<std::string, std::int64_t>> gathers;
+    const Json plan_file = Json::parse(file_text(out));
+    for (const Json& r : plan_file["redistributions"]) {
+      for (const Json& step : r["steps"]) {
+        if (step["collective"] != "all_gather" || step["mesh_dims"].dump() != "[0]") continue;
+        if (r["tensor"]["shape"].size() < 3) continue;
+        gathers.insert({r["tensor"]["shape"].dump() + " " + r["tensor"]["dtype"].get<std::string>(),
+                        step["bytes"].get<std::int64_t>()});
+      }
+    }
+    const std::multiset<std::pair<std::string, std::int64_t>> expected = {
+        {"[4,16,2,16] bf16", 1024}, {"[4,16,32] bf16", 1024}};
+    CHECK(gathers == expected);
+  }
+}
+
+TEST_CASE("dtplan plan --parallelize torchtitan: LLaMA3-70B on dp_shard=4, cp=2, simulated") {
+  TempDir dir("parallelize_cp70b");
+  const std::string out = dir.at("plan.json");
+  const Json plan = Json::parse(cli_output(
+      "plan --model configs/models/llama3-70b.json --mesh configs/meshes/dp_shard-cp-4x2.json "
+      "--parallelize torchtitan --layers 2 --checkpoint full --compile --grad-accum 4 --out " +
+      out + " --json"));
+  CHECK(plan["solver"]["optimal"] == true);
+  const Json sim = Json::parse(cli_output("simulate --plan " + out + " --json"));
+  CHECK(sim["timeline"]["step_time_us"].get<double>() > 0);
+  CHECK(sim["throughput"]["tokens_per_s_per_gpu"].get<double>() > 0);
+  // 4 microbatches of 16 / 4 = 4 sequences of 8192 tokens.
+  CHECK(sim["throughput"]["tokens_per_step"] == 16 * 8192);
 }
 
 }  // namespace dtplan::testing

@@ -86,6 +86,43 @@ TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share di
   CHECK(compiled({"tp", "dp_shard"}, {2, 4}).at("attention.colwise") == "S(0),S(0)");
 }
 
+TEST_CASE("torchtitan_pins: context parallel shards the sequence, FSDP over dp_shard x cp") {
+  const auto p = compiled({"dp_shard", "cp"}, {2, 2});
+  for (const char* name : {"attention.colwise", "attention.rowwise", "norms", "tok_embeddings",
+                           "output"}) {
+    CHECK(p.at(name) == "S(0),S(0)");  // dp_shard outer, cp inner: the flattened dp_shard_cp
+  }
+  for (const char* name : {"tokens", "embedding", "residual_stream", "norm_outputs",
+                           "colwise_outputs", "rowwise_outputs", "logits", "colwise_grad_inputs"}) {
+    CHECK(p.at(name) == "S(0),S(1)");
+  }
+  // Weight gradients also sum the sequence shards' contributions (FSDP's reduce-scatter).
+  CHECK(p.at("colwise_grad_weights") == "P(sum),P(sum)");
+  CHECK(p.at("ring_attention") == "S(0),S(2)");
+  CHECK(p.at("ring_attention_grads") == "S(0),S(2)");
+
+  const auto q = compiled({"cp", "tp"}, {2, 2});
+  CHECK(q.at("attention.colwise") == "_S(0,2),S(0)");  // FSDP over cp alone (dp_shard absent)
+  CHECK(q.at("attention.rowwise") == "S(0),S(1)");
+  CHECK(q.at("norms") == "S(0),R");
+  CHECK(q.at("tokens") == "S(1),R");
+  CHECK(q.at("residual_stream") == "S(1),S(1)");  // cp splits the sequence, then SP
+  CHECK(q.at("colwise_outputs") == "S(1),S(2)");
+  CHECK(q.at("rowwise_outputs") == "S(1),P(sum)");
+  CHECK(q.at("rowwise_grad_weights") == "P(sum),S(1)");
+  CHECK(q.at("ring_attention") == "S(2),S(1)");
+
+  const auto r = compiled({"dp_replicate", "dp_shard", "cp", "tp"}, {2, 2, 2, 2});
+  CHECK(r.at("attention.colwise") == "R,_S(0,2),_S(0,2),S(0)");
+  CHECK(r.at("residual_stream") == "S(0),S(0),S(1),S(1)");
+  CHECK(r.at("output_grads") == "P(sum),P(sum),P(sum),S(0)");
+  CHECK(r.at("ring_attention") == "S(0),S(0),S(2),S(1)");
+  // Without cp there is no attention rule (the solver chooses attention's layout).
+  CHECK_FALSE(compiled({"dp_shard", "tp"}, {2, 2}).contains("ring_attention"));
+  CHECK(context_parallel_dims({"dp_shard", "cp", "tp"}) == std::vector<std::int32_t>{1});
+  CHECK(context_parallel_dims({"dp", "tp"}).empty());
+}
+
 TEST_CASE("torchtitan_pins: errors name the rule or the mesh dim") {
   auto error_of = [](const std::vector<std::string>& names, const std::vector<std::int64_t>& sizes,
                      graph::Llama3Config c) {
@@ -100,10 +137,17 @@ TEST_CASE("torchtitan_pins: errors name the rule or the mesh dim") {
         "(n_heads 32, n_kv_heads 8)");
   // 8 heads split 4 ways, but not the 2 kv heads.
   CHECK(error_of({"dp", "tp"}, {2, 4}, heads(8, 2)).kind == core::ErrorKind::kBadInput);
-  e = error_of({"dp_shard", "cp"}, {2, 2}, heads(32, 8));
-  CHECK(e.kind == core::ErrorKind::kUnsupported);
+  // Context parallel: seq_len must split into 2·cp·tp chunks (torchtitan.md §1).
+  graph::Llama3Config short_seq = heads(32, 8);
+  short_seq.seq_len = 100;
+  e = error_of({"dp_shard", "cp", "tp"}, {2, 2, 2}, short_seq);
+  CHECK(e.kind == core::ErrorKind::kBadInput);
   CHECK(e.message ==
-        "--parallelize torchtitan: mesh dim 'cp': context parallel (cp) is not supported yet");
+        "--parallelize torchtitan: rule 'tokens': seq_len 100 is not divisible by 2 x cp 2 x tp "
+        "2 = 8 (context parallel's head-tail chunks)");
+  short_seq.seq_len = 104;  // 8 | 104
+  CHECK(torchtitan_pins({"dp_shard", "cp", "tp"}, std::vector<std::int64_t>{2, 2, 2}, short_seq)
+            .ok());
   e = error_of({"dp", "ep"}, {2, 2}, heads(32, 8));
   CHECK(e.kind == core::ErrorKind::kBadInput);
   CHECK(e.message ==
@@ -130,6 +174,25 @@ TEST_CASE("strided_params: parameters and gradients also offer the tp-first _Str
   // Other leaves (tokens) are unchanged.
   const graph::NodeId tokens = *g.find("tokens");
   CHECK(strided.of(tokens).size() == plain.of(tokens).size());
+}
+
+TEST_CASE("strided_params with context parallel: FSDP over two dims of a TP-sharded weight") {
+  const graph::Graph& g = tiny_llama3_graph(1);
+  EnumerateOptions o;
+  o.strided_params = true;
+  const std::vector<std::int64_t> mesh{2, 2, 2};
+  const auto plain = enumerate_graph(g, mesh, h100(), o).value();
+  o.context_parallel_dims = {1};
+  const auto cp = enumerate_graph(g, mesh, h100(), o).value();
+  // wq [64,64] on (dp_shard, cp, tp): S(0) on all three gets the three-way layout with tp
+  // splitting first, in place of the two-way S(0),_S(0,2),S(0), only with context parallel
+  // (other plans keep their option lists).
+  const graph::NodeId wq = *g.find("layers.0.attention.wq.weight");
+  CHECK(cp.of(wq).size() == plain.of(wq).size());
+  bool three_way = false;
+  for (const auto& s : cp.of(wq).strategies) three_way |= s.outputs[0] == pl("_S(0,2),_S(0,2),S(0)");
+  CHECK(three_way);
+  for (const auto& s : plain.of(wq).strategies) CHECK(s.outputs[0] != pl("_S(0,2),_S(0,2),S(0)"));
 }
 
 }  // namespace dtplan::strategy::testing

@@ -15,19 +15,26 @@ namespace dtplan::strategy::ops {
 
 namespace {
 
-// EnumerateOptions::strided_params: the layout of `p` with the later of the two mesh dims that
-// shard one tensor dim splitting first, or nothing when no tensor dim has exactly two.
-// Example: S(0),S(0) on (2,4) -> _S(0,4),S(0).
-std::optional<Placements> strided_variant(const Placements& p, std::span<const std::int64_t> mesh) {
+// EnumerateOptions::strided_params: the layout of `p` with the last of the mesh dims that shard
+// one tensor dim splitting first and the others after it in mesh order (each _S(d, size of the
+// last)), or nothing when no tensor dim has two (or, with `many`, two or more) such mesh dims.
+// Example: S(0),S(0) on (2,4) -> _S(0,4),S(0); S(0),S(0),S(0) on (2,2,4) -> S(0),_S(0,4),S(0),
+// or with `many` _S(0,4),_S(0,4),S(0) (FSDP over dp_shard x cp of a weight TP shards on dim 0).
+std::optional<Placements> strided_variant(const Placements& p, std::span<const std::int64_t> mesh,
+                                          bool many) {
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (!p[i].is_shard()) continue;
     std::vector<std::size_t> same;
     for (std::size_t j = i + 1; j < p.size(); ++j) {
       if (p[j].is_shard_like() && p[j].dim() == p[i].dim()) same.push_back(j);
     }
-    if (same.size() != 1) continue;
+    if (same.empty() || (same.size() > 1 && !many)) continue;
     Placements out = p;
-    out[i] = Placement::strided_shard(p[i].dim(), mesh[same[0]]);
+    const std::int64_t sf = mesh[same.back()];
+    out[i] = Placement::strided_shard(p[i].dim(), sf);
+    for (std::size_t k = 0; k + 1 < same.size(); ++k) {
+      out[same[k]] = Placement::strided_shard(p[i].dim(), sf);
+    }
     return out;
   }
   return std::nullopt;
@@ -49,7 +56,10 @@ core::Result<RuleOutput> leaf_rule(const OpContext& ctx) {
   if (strided) {
     const std::size_t plain = options.size();
     for (std::size_t k = 0; k < plain; ++k) {
-      if (auto s = strided_variant(options[k], ctx.mesh)) options.push_back(std::move(*s));
+      // Three-way FSDP x TP layouts only with context parallel (FSDP over dp_shard x cp), so
+      // other plans' option lists stay as they were.
+      const bool many = !ctx.options.context_parallel_dims.empty();
+      if (auto s = strided_variant(options[k], ctx.mesh, many)) options.push_back(std::move(*s));
     }
   }
   for (Placements& p : options) {

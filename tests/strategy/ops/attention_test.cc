@@ -81,5 +81,51 @@ TEST_CASE("sdpa: a broadcast attention bias dim is read replicated") {
   CHECK(format_strategy(op.strategies[2]) == "S(0); S(0); R; R <- S(0); S(0); S(0); S(0)");
 }
 
+TEST_CASE("sdpa: the sequence row (ring attention) on context-parallel mesh dims only") {
+  const TensorMeta q = bf16({16, 32, 8192, 128});
+  EnumerateOptions cp;
+  cp.context_parallel_dims = {1};  // dp_shard x cp
+  OpStrategy op = run_op(OpKind::kSdpaCudnn, {q, q, q}, kCausal, {8, 8}, {}, cp,
+                         forward_outputs(16, 32, 8192, 128));
+  // Mesh dim 0: R, heads, batch; mesh dim 1 also the sequence: 12, less the two invalid.
+  CHECK(op.size() == 10);
+  CHECK_FALSE(has_strategy(op, {"S(2),R", "S(2),R", "R,R", "R,R"},
+                           {"S(2),R", "R,R", "R,R"}));  // never on mesh dim 0
+  const int i = find_strategy(op, {"S(0),S(2)", "S(0),S(2)", "R,R", "R,R"},
+                              {"S(0),S(2)", "S(0),R", "S(0),R"});
+  REQUIRE(i >= 0);
+  // Local q [2,32,1024,128] against all 8192 keys: head-tail balancing gives each rank 1/8 of the
+  // causal pairs, 8192 x 8193 / 2 / 8 per (batch, head), at cuDNN's 0.535 (8k keys); not the
+  // 1024 x 1025 / 2 triangle of its own rows.
+  const double flops = 2.0 * 2 * 32 * (8192.0 * 8193.0 / 2) / 8 * 256;
+  CHECK(op.strategies[static_cast<std::size_t>(i)].compute_us ==
+        doctest::Approx(flops / (989.4e12 * 0.535) * 1e6));
+  // 1/8 of the batch-only strategy's work (the same pairs over 8 ranks).
+  const int batch = find_strategy(op, {"S(0),S(0)", "S(0),S(0)", "R,R", "R,R"},
+                                  {"S(0),S(0)", "S(0),S(0)", "S(0),S(0)"});
+  CHECK(batch < 0);  // 16 sequences over 64 ranks: invalid
+  // Without context-parallel dims the list is the one above (7), unchanged.
+  CHECK(run_op(OpKind::kSdpaCudnn, {q, q, q}, kCausal, {8, 8}, {}, {},
+               forward_outputs(16, 32, 8192, 128))
+            .size() == 7);
+}
+
+TEST_CASE("sdpa backward: the sequence row gathers k, v and leaves dk, dv partial") {
+  const TensorMeta q = bf16({16, 32, 8192, 128});
+  const TensorMeta lse{{16, 32, 8192}, DType::kF32}, scalar{{}, DType::kI64};
+  EnumerateOptions cp;
+  cp.context_parallel_dims = {1};
+  OpStrategy op = run_op(OpKind::kSdpaCudnnBackward, {q, q, q, q, q, lse, scalar, scalar},
+                         kCausal, {8, 8}, {}, cp, {q, q, q});
+  const int i = find_strategy(
+      op, {"S(0),S(2)", "S(0),P(sum)", "S(0),P(sum)"},
+      {"S(0),S(2)", "S(0),S(2)", "S(0),R", "S(0),R", "S(0),S(2)", "S(0),S(2)", "R,R", "R,R"});
+  REQUIRE(i >= 0);
+  // 1/8 of the causal backward of [2,32,8192,128] at the backward table's 0.524.
+  const double flops = 2.0 * 2 * 32 * (8192.0 * 8193 / 2) / 8 * (5 * 128);
+  CHECK(op.strategies[static_cast<std::size_t>(i)].compute_us ==
+        doctest::Approx(flops / (989.4e12 * 0.524) * 1e6));
+}
+
 }  // namespace
 }  // namespace dtplan::strategy::testing
