@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "core/json_io.h"
 #include "core/strings.h"
 #include "core/text_file.h"
 #include "cost/hardware_io.h"
@@ -141,8 +142,9 @@ std::vector<ConfigEntry> list_configs(ConfigKind kind) {
   for (const auto& [name, path] : shipped(kind)) {
     ConfigEntry e{name, ""};
     auto text = core::read_text_file(path.string(), "config file");
-    const nlohmann::json doc = text.ok() ? nlohmann::json::parse(*text, nullptr, false)
-                                         : nlohmann::json(nlohmann::json::value_t::discarded);
+    auto parsed = text.ok() ? core::parse_json(*text, path.string())
+                            : core::Result<nlohmann::ordered_json>(text.error());
+    const nlohmann::ordered_json doc = parsed.ok() ? *parsed : nlohmann::ordered_json();
     if (!doc.is_object()) {
       e.description = "(does not parse: " + path.string() + ")";
     } else if (doc.contains("description") && doc["description"].is_string()) {

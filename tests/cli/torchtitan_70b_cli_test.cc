@@ -1,5 +1,5 @@
 // LLaMA3-70B under `--parallelize torchtitan --checkpoint full --compile --grad-accum 4` on
-// meshes named from {dp_replicate, dp_shard, tp} of one to three dims (one layer, batch 16):
+// meshes named from {dp_replicate, dp_shard, cp, tp} of one to three dims (one layer, batch 16):
 // the plan does not depend on --threads, and `dtplan simulate` of it gives a step time,
 // tokens/s per GPU, MFU and the plan's peak memory, the same for the plan of either thread count.
 
@@ -53,7 +53,8 @@ TEST_CASE("70B torchtitan plans: independent of --threads, simulated with throug
   for (const std::string mesh_json :
        {R"j({"shape": [4], "names": ["dp_shard"]})j",
         R"j({"shape": [2, 2], "names": ["dp_replicate", "dp_shard"]})j",
-        R"j({"shape": [2, 2], "names": ["dp_shard", "tp"]})j"}) {
+        R"j({"shape": [2, 2], "names": ["dp_shard", "tp"]})j",
+        R"j({"shape": [2, 2], "names": ["dp_shard", "cp"], "flatten": [["dp_shard", "cp"]]})j"}) {
     INFO(mesh_json);
     TempDir dir("tt70b");
     const std::string mesh = dir.at("mesh.json");
@@ -68,10 +69,12 @@ TEST_CASE("70B torchtitan plans: independent of --threads, simulated with throug
     check_step(sim_one, one);
     CHECK(sim_one == simulate(dir, two, "two.json"));
   }
-  // Three dims: HSDP replicas, FSDP and TP (one run; the threads check above covers the solver).
+  // Three dims: FSDP over dp_shard x cp, ring attention on cp, TP (one run; the threads check
+  // above covers the solver).
   TempDir dir("tt70b3");
   const std::string mesh = dir.at("mesh.json");
-  std::ofstream(mesh) << R"j({"shape": [2, 2, 2], "names": ["dp_replicate", "dp_shard", "tp"]})j";
+  std::ofstream(mesh) << R"j({"shape": [2, 2, 2], "names": ["dp_shard", "cp", "tp"],
+                              "flatten": [["dp_shard", "cp"]]})j";
   const Json plan = plan_file(dir, mesh, 2);
   check_step(simulate(dir, plan, "three.json"), plan);
 }
