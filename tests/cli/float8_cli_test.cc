@@ -125,13 +125,15 @@ TEST_CASE("float8: the flag overrides the file, the file's field is read, bad va
             .find("no peak FLOP/s for dtype f8e4m3") != std::string::npos);
 }
 
-TEST_CASE("float8: the linears run faster, simulate reads the recipe back") {
+TEST_CASE("float8: the plan prices the float8 linears, simulate reads the recipe back") {
   auto compute = [](const Json& j) { return j["cost"]["compute_us"].get<double>(); };
   const std::string out = temp_path("roundtrip.json");
   const Json eager = Json::parse(cli_output(kPlan + "--checkpoint none --json"));
   const Json f8 = Json::parse(
       cli_output(kPlan + "--checkpoint none --float8 tensorwise --out " + out + " --json"));
-  CHECK(compute(f8) != compute(eager));
+  // The tiny model's GEMMs and casts sit at the launch floor: the casts add time here (the 8B
+  // figures of docs/model.md section 10 show the saving at scale).
+  CHECK(compute(f8) > compute(eager));
   std::ifstream in(out);
   const Json file = Json::parse(in);
   CHECK(file["training"]["float8"] == "tensorwise");
