@@ -320,10 +320,14 @@ std::string summary_text(const strategy::ModelPlan& mp) {
   return text;
 }
 
-// "compiled, checkpoint full, 4 microbatches, gradients reduced every microbatch".
+// "compiled, checkpoint full, float8 tensorwise, 4 microbatches, gradients reduced every
+// microbatch" (the float8 part only when on).
 std::string training_text(const core::TrainingOptions& t) {
+  const std::string float8 = t.float8 == core::Float8Recipe::kNone
+                                 ? ""
+                                 : ", float8 " + std::string(core::float8_recipe_name(t.float8));
   return std::string(core::execution_name(t.execution)) + ", checkpoint " +
-         std::string(core::checkpoint_policy_name(t.checkpoint)) + ", " +
+         std::string(core::checkpoint_policy_name(t.checkpoint)) + float8 + ", " +
          std::to_string(t.grad_accum) + (t.grad_accum == 1 ? " microbatch" : " microbatches") +
          ", gradients reduced " +
          (t.grad_sync == core::GradSync::kEveryMicrobatch ? "every microbatch"

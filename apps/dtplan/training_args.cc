@@ -31,6 +31,8 @@ void add_training_options(CLI::App& app, TrainingArgs& args) {
   app.add_flag("--compile,!--no-compile", args.compile,
                "Override the model's compile: price the transformer blocks as torch.compile runs "
                "them (the memory-bound ops between matmuls and attention fused), or eager");
+  app.add_option("--float8", args.float8,
+                 "Override the model's float8 linears (torchao): none | tensorwise | rowwise");
 }
 
 core::Status apply_training_args(const TrainingArgs& args, graph::ModelOverrides& overrides) {
@@ -48,6 +50,9 @@ core::Status apply_training_args(const TrainingArgs& args, graph::ModelOverrides
   overrides.grad_accum = args.grad_accum;
   if (!args.checkpoint.empty()) {
     DTPLAN_TRY(overrides.checkpoint, core::parse_checkpoint_policy(args.checkpoint, "--checkpoint"));
+  }
+  if (!args.float8.empty()) {
+    DTPLAN_TRY(overrides.float8, core::parse_float8_recipe(args.float8, "--float8"));
   }
   if (args.no_grad_sync) overrides.grad_sync = core::GradSync::kLastMicrobatch;
   if (args.compile != 0) {

@@ -7,6 +7,7 @@
 //   --no-grad-sync    reduce gradients on the last microbatch only (torch's
 //                     set_requires_gradient_sync(False) on the others)
 //   --compile / --no-compile   the blocks compiled by torch.compile (fused regions) or eager
+//   --float8 R        none | tensorwise | rowwise (float8 linears, torchao)
 // Bad values are one-line errors naming the flag (exit 2; a microbatch count above
 // core::kMaxMicrobatches is exit 3).
 
@@ -28,6 +29,7 @@ struct TrainingArgs {
   bool no_grad_sync = false;
   // --compile counts +1, --no-compile -1 (CLI11 flag pair): > 0 compiled, < 0 eager, 0 the file's.
   std::int64_t compile = 0;
+  std::string float8;  // "" when not given
 };
 
 // Adds the flags above to `app`, filling `args`.

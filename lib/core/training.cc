@@ -18,6 +18,12 @@ constexpr std::array<std::pair<std::string_view, GradSync>, 2> kSyncs = {{
     {"last_microbatch", GradSync::kLastMicrobatch},
 }};
 
+constexpr std::array<std::pair<std::string_view, Float8Recipe>, 3> kRecipes = {{
+    {"none", Float8Recipe::kNone},
+    {"tensorwise", Float8Recipe::kTensorwise},
+    {"rowwise", Float8Recipe::kRowwise},
+}};
+
 // The value named `text` in `table`, else an error listing the names.
 template <class T, std::size_t N>
 Result<T> parse_named(const std::array<std::pair<std::string_view, T>, N>& table,
@@ -43,6 +49,14 @@ Result<CheckpointPolicy> parse_checkpoint_policy(std::string_view text, std::str
 
 std::string_view execution_name(Execution execution) {
   return execution == Execution::kCompiled ? "compiled" : "eager";
+}
+
+std::string_view float8_recipe_name(Float8Recipe recipe) {
+  return kRecipes[static_cast<std::size_t>(recipe)].first;
+}
+
+Result<Float8Recipe> parse_float8_recipe(std::string_view text, std::string_view what) {
+  return parse_named(kRecipes, text, what, "float8 recipe");
 }
 
 std::string_view grad_sync_name(GradSync sync) {

@@ -1,7 +1,7 @@
 #pragma once
 // The training-step options that cross modules (graph builds for them, strategy prices them, the
 // plan records them, sim runs them): activation checkpointing, gradient accumulation and
-// torch.compile.
+// torch.compile, and float8 training of the linears.
 //
 //   TrainingOptions t{.checkpoint = CheckpointPolicy::kFull, .grad_accum = 4,
 //                     .grad_sync = GradSync::kLastMicrobatch};
@@ -35,6 +35,14 @@ enum class GradSync : std::uint8_t { kEveryMicrobatch, kLastMicrobatch };
 // kernel per region (graph/fusion.h).
 enum class Execution : std::uint8_t { kEager, kCompiled };
 
+// Float8 training of the transformer blocks' linears (torchao, torchtitan.md §6): the seven
+// linears of every block run their three matmuls in fp8 (`output` and the embedding stay bf16):
+//   kNone        bf16 everywhere;
+//   kTensorwise  per-tensor dynamic scales; with FSDP the weights are cast to fp8 before their
+//                all-gather (1 byte per element);
+//   kRowwise     per-row scales; the weights are gathered in bf16.
+enum class Float8Recipe : std::uint8_t { kNone, kTensorwise, kRowwise };
+
 // Microbatches per training step (grad_accum, `--grad-accum`, a plan's training.grad_accum): the
 // step simulation runs every microbatch's tasks, so this bounds them with the layer count.
 // Beyond it: kUnsupported, with the note limit_note() gives.
@@ -48,6 +56,7 @@ struct TrainingOptions {
   std::int64_t grad_accum = 1;  // microbatches per step (>= 1)
   GradSync grad_sync = GradSync::kEveryMicrobatch;
   Execution execution = Execution::kEager;
+  Float8Recipe float8 = Float8Recipe::kNone;
   bool operator==(const TrainingOptions&) const = default;
 };
 
@@ -59,6 +68,12 @@ Result<CheckpointPolicy> parse_checkpoint_policy(std::string_view text, std::str
 
 // "eager", "compiled".
 std::string_view execution_name(Execution execution);
+
+// "none", "tensorwise", "rowwise".
+std::string_view float8_recipe_name(Float8Recipe recipe);
+// Errors (kBadInput) name `what`: "--float8: unknown float8 recipe 'x' (use none, tensorwise or
+// rowwise)".
+Result<Float8Recipe> parse_float8_recipe(std::string_view text, std::string_view what);
 
 // "every_microbatch", "last_microbatch".
 std::string_view grad_sync_name(GradSync sync);

@@ -32,6 +32,7 @@ constexpr std::array kKnownAttrs = {
     KnownAttr{"equation", AttrType::kString},
     KnownAttr{"exponent", AttrType::kNumber},
     KnownAttr{"fill_value", AttrType::kNumber},
+    KnownAttr{"float8", AttrType::kBool},
     KnownAttr{"half_to_float", AttrType::kBool},
     KnownAttr{"index", AttrType::kInt},
     KnownAttr{"input_dtype", AttrType::kDType},

@@ -58,9 +58,9 @@ NodeId linear_backward(GraphBuilder& b, const LinearSaved& s, NodeId g) {
   NodeId w =
       b.op(K::kPermute, s.prefix + ".grad_input_weight", {s.weight_t}, {{"dims", Ints{1, 0}}});
   NodeId gx = b.op(K::kEinsum, s.prefix + ".grad_input", {g, w},
-                   {{"equation", std::string("abn,nk->abk")}});
+                   linear_einsum_attrs("abn,nk->abk", s.float8));
   NodeId gw_t = b.op(K::kEinsum, s.prefix + ".grad_weight_t", {g, s.x},
-                     {{"equation", std::string("abn,abk->kn")}});
+                     linear_einsum_attrs("abn,abk->kn", s.float8));
   NodeId gw = b.op(K::kPermute, s.prefix + ".grad_weight", {gw_t}, {{"dims", Ints{1, 0}}});
   NodeId gw32 = b.op(K::kDtypeCast, s.prefix + ".grad_weight_cast", {gw}, to_dtype(DType::kF32));
   b.pair(s.weight, Role::kParam, gw32, Role::kGrad);

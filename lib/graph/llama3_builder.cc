@@ -31,18 +31,30 @@ SdpaKinds sdpa_kinds(AttentionKernel k) {
   return {K::kSdpaCudnn, K::kSdpaCudnnBackward};
 }
 
+Attributes linear_einsum_attrs(const std::string& equation, bool float8) {
+  Attributes a{{"equation", equation}};
+  if (float8) a.set("float8", true);
+  return a;
+}
+
 namespace {
 
-// dtype_cast(W) -> permute -> einsum "abk,kn->abn".
-LinearSaved linear(GraphBuilder& b, const std::string& prefix, NodeId x, NodeId w) {
+// dtype_cast(W) -> permute -> einsum "abk,kn->abn". A float8 linear (torchtitan.md §6) tags its
+// einsums; under tensorwise its weight is cast to fp8 (e4m3) instead of bf16, so an FSDP
+// all-gather of the cast weight moves 1 byte per element.
+LinearSaved linear(GraphBuilder& b, const std::string& prefix, NodeId x, NodeId w,
+                   core::Float8Recipe float8 = core::Float8Recipe::kNone) {
   LinearSaved s;
   s.prefix = prefix;
   s.weight = w;
   s.x = x;
-  NodeId w16 = b.op(K::kDtypeCast, prefix + ".weight_cast", {w}, to_dtype(DType::kBF16));
-  s.weight_t = b.op(K::kPermute, prefix + ".weight_t", {w16}, {{"dims", Ints{1, 0}}});
+  s.float8 = float8 != core::Float8Recipe::kNone;
+  const DType weight_dtype =
+      float8 == core::Float8Recipe::kTensorwise ? DType::kF8E4M3 : DType::kBF16;
+  NodeId cast = b.op(K::kDtypeCast, prefix + ".weight_cast", {w}, to_dtype(weight_dtype));
+  s.weight_t = b.op(K::kPermute, prefix + ".weight_t", {cast}, {{"dims", Ints{1, 0}}});
   s.out = b.op(K::kEinsum, prefix + ".einsum", {x, s.weight_t},
-               {{"equation", std::string("abk,kn->abn")}});
+               linear_einsum_attrs("abk,kn->abn", s.float8));
   return s;
 }
 
@@ -102,9 +114,9 @@ LayerSaved layer_forward(GraphBuilder& b, const Llama3Config& c, const Dims& d, 
   // attention
   s.attention_norm = rms_norm(b, "attention_norm", x, p.attention_norm, c.norm_eps);
   NodeId xn = s.attention_norm.out;
-  s.wq = linear(b, "attention.wq", xn, p.wq);
-  s.wk = linear(b, "attention.wk", xn, p.wk);
-  s.wv = linear(b, "attention.wv", xn, p.wv);
+  s.wq = linear(b, "attention.wq", xn, p.wq, c.float8);
+  s.wk = linear(b, "attention.wk", xn, p.wk, c.float8);
+  s.wv = linear(b, "attention.wv", xn, p.wv, c.float8);
   NodeId q = b.op(K::kView, "attention.q_view", {s.wq.out}, {{"size", Ints{d.b, d.s, d.h, d.hd}}});
   NodeId k = b.op(K::kView, "attention.k_view", {s.wk.out}, {{"size", Ints{d.b, d.s, d.kv, d.hd}}});
   NodeId v = b.op(K::kView, "attention.v_view", {s.wv.out}, {{"size", Ints{d.b, d.s, d.kv, d.hd}}});
@@ -138,21 +150,21 @@ LayerSaved layer_forward(GraphBuilder& b, const Llama3Config& c, const Dims& d, 
   NodeId ot = b.op(K::kPermute, "attention.out_permute", {s.attn}, heads_first);
   NodeId oc = b.op(K::kClone, "attention.out_contiguous", {ot});
   NodeId of = b.op(K::kView, "attention.out_view", {oc}, {{"size", Ints{d.b, d.s, d.d}}});
-  s.wo = linear(b, "attention.wo", of, p.wo);
+  s.wo = linear(b, "attention.wo", of, p.wo, c.float8);
   NodeId h = b.op(K::kAdd, "attention_residual", {x, s.wo.out});
 
   // feed-forward: w2(silu(w1(x)) * w3(x))
   s.ffn_norm = rms_norm(b, "ffn_norm", h, p.ffn_norm, c.norm_eps);
   NodeId hn = s.ffn_norm.out;
-  s.w1 = linear(b, "feed_forward.w1", hn, p.w1);
+  s.w1 = linear(b, "feed_forward.w1", hn, p.w1, c.float8);
   s.silu_in_f32 = b.op(K::kToCopy, "feed_forward.silu.to_f32", {s.w1.out}, to_dtype(DType::kF32));
   NodeId sig = b.op(K::kSigmoid, "feed_forward.silu.sigmoid", {s.silu_in_f32});
   NodeId act = b.op(K::kMul, "feed_forward.silu.mul", {s.silu_in_f32, sig});
   s.silu_out = b.op(K::kToCopy, "feed_forward.silu.to_bf16", {act}, to_dtype(DType::kBF16));
-  s.w3 = linear(b, "feed_forward.w3", hn, p.w3);
+  s.w3 = linear(b, "feed_forward.w3", hn, p.w3, c.float8);
   s.w3_out = s.w3.out;
   NodeId gated = b.op(K::kMul, "feed_forward.gate", {s.silu_out, s.w3_out});
-  s.w2 = linear(b, "feed_forward.w2", gated, p.w2);
+  s.w2 = linear(b, "feed_forward.w2", gated, p.w2, c.float8);
   s.out = b.op(K::kAdd, "ffn_residual", {h, s.w2.out});
   return s;
 }
@@ -161,7 +173,9 @@ LayerSaved layer_forward(GraphBuilder& b, const Llama3Config& c, const Dims& d, 
 // node of the block is recomputed except, under op-level SAC, the outputs of the matmuls
 // (einsums) and of attention, where every second matmul of the block is recomputed too. Under
 // both modes the block's output is kept: it is the next block's input, which that block's
-// checkpoint saves (the last block's feeds the final norm, outside any checkpoint).
+// checkpoint saves (the last block's feeds the final norm, outside any checkpoint). Float8
+// linears run _scaled_mm, which torchtitan's op-SAC list does not save (torchtitan.md §5), so
+// under op-level SAC their outputs are all recomputed.
 void tag_checkpoints(GraphBuilder& b, std::size_t first_node, const LayerSaved& s,
                      CheckpointPolicy policy) {
   const std::size_t end = b.graph().size();
@@ -172,7 +186,7 @@ void tag_checkpoints(GraphBuilder& b, std::size_t first_node, const LayerSaved& 
   int matmuls = 0;
   for (const LinearSaved* l : {&s.wq, &s.wk, &s.wv, &s.wo, &s.w1, &s.w3, &s.w2}) {
     ++matmuls;
-    if (matmuls % 2 == 1) b.set_checkpoint(l->out, Checkpoint::kSave);
+    if (matmuls % 2 == 1 && !l->float8) b.set_checkpoint(l->out, Checkpoint::kSave);
   }
   b.set_checkpoint(s.sdpa, Checkpoint::kSave);
 }

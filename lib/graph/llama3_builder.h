@@ -18,7 +18,13 @@
 // embedding, final norm, output projection and loss-side nodes have -1. The annotation lists all
 // layers as one repeat group. Activation checkpointing (selective_op, full) only tags forward
 // layer nodes (study §5.6: the joint graph is the same with or without it). The graph is one
-// microbatch's: its batch is config.batch / config.grad_accum.
+// microbatch's: its batch is config.batch / config.grad_accum. With config.float8 (torchao,
+// torchtitan.md §6) the seven linears of every block are converted: their three einsums (forward,
+// grad_input, grad_weight_t) carry {"float8": true}, which the compute cost prices at the fp8
+// rate (strategy/float8_cost.h), and under tensorwise their weights' dtype_cast targets fp8
+// (f8e4m3) instead of bf16, so an FSDP all-gather of the cast weight moves 1 byte per element;
+// `output`, the embedding and the norm weights stay bf16. Under selective_op checkpointing the
+// float8 linears' outputs are all recomputed (torchtitan.md §5).
 //
 //   auto g = build_llama3(Llama3Config{});  // 8B, B=16, S=8192
 //   g->node(*g->find("layers.0.attention.sdpa")).outputs[0] == bf16[16,32,8192,128]

@@ -45,7 +45,8 @@ core::TrainingOptions llama3_training(const Llama3Config& c) {
   return {.checkpoint = c.checkpoint,
           .grad_accum = c.grad_accum,
           .grad_sync = c.grad_sync,
-          .execution = c.execution};
+          .execution = c.execution,
+          .float8 = c.float8};
 }
 
 std::int64_t llama3_max_seq_len(const Llama3Config& c) { return c.max_seq_len.value_or(c.seq_len); }

@@ -45,6 +45,8 @@ struct Llama3Config {
   std::int64_t grad_accum = 1;  // microbatches per step; the graph is one microbatch's
   GradSync grad_sync = GradSync::kEveryMicrobatch;
   core::Execution execution = core::Execution::kEager;  // "compile": true is kCompiled
+  // "float8": which linears the builder converts and how (llama3_builder.h).
+  core::Float8Recipe float8 = core::Float8Recipe::kNone;
 
   bool operator==(const Llama3Config&) const = default;
 };

@@ -22,11 +22,15 @@ struct RmsSaved {
 // A linear as the einsum rewrite: dtype_cast(W) -> permute -> einsum.
 struct LinearSaved {
   NodeId weight = kNoNode;    // fp32 parameter [out, in]
-  NodeId weight_t = kNoNode;  // bf16 [in, out]
+  NodeId weight_t = kNoNode;  // bf16 [in, out] (fp8 under tensorwise float8)
   NodeId x = kNoNode;         // input [B, S, in]
   NodeId out = kNoNode;       // [B, S, out]
   std::string prefix;         // module path, e.g. "layers.0.attention.wq"
+  bool float8 = false;        // its three einsums carry {"float8": true}
 };
+
+// The attributes of a linear's einsum: the equation, and {"float8": true} when it is converted.
+Attributes linear_einsum_attrs(const std::string& equation, bool float8);
 
 // RoPE on one of q / k.
 struct RopeSaved {

@@ -21,11 +21,11 @@ using core::Error;
 using core::Result;
 using Json = nlohmann::ordered_json;
 
-constexpr std::array<std::string_view, 23> kLlama3Fields = {
+constexpr std::array<std::string_view, 24> kLlama3Fields = {
     "builder",     "name",       "comment",    "dim",         "n_layers",   "n_heads",
     "n_kv_heads",  "vocab_size", "ffn_dim",    "ffn_dim_multiplier",        "multiple_of",
     "norm_eps",    "rope_theta", "batch",      "seq_len",     "max_seq_len", "attention",
-    "checkpoint",  "grad_accum", "grad_sync", "compile",  "description", "layers"};
+    "checkpoint",  "grad_accum", "grad_sync", "compile",  "float8",     "description", "layers"};
 
 Error bad(std::string message) { return Error::bad_input(std::move(message)); }
 
@@ -133,6 +133,10 @@ Result<Llama3Config> llama3_config_from(const Json& doc) {
     if (!j.is_boolean()) return bad(field("compile") + ": expected true or false, got " + json_type(j));
     c.execution = j.get<bool>() ? core::Execution::kCompiled : core::Execution::kEager;
   }
+  if (doc.contains("float8")) {
+    DTPLAN_TRY(std::string r, get_string(doc, "float8"));
+    DTPLAN_TRY(c.float8, core::parse_float8_recipe(r, field("float8")));
+  }
   if (doc.contains("grad_sync")) {
     DTPLAN_TRY(std::string g, get_string(doc, "grad_sync"));
     DTPLAN_TRY(c.grad_sync, core::parse_grad_sync(g, field("grad_sync")));
@@ -158,6 +162,7 @@ Result<Llama3Config> configure(const Json& doc, const ModelOverrides& overrides)
   if (overrides.grad_accum) config.grad_accum = *overrides.grad_accum;
   if (overrides.grad_sync) config.grad_sync = *overrides.grad_sync;
   if (overrides.execution) config.execution = *overrides.execution;
+  if (overrides.float8) config.float8 = *overrides.float8;
   if (overrides.seq_len) {
     // A shorter sequence keeps the freqs_cis table (max_seq_len) of the configuration.
     if (!config.max_seq_len) config.max_seq_len = std::max(config.seq_len, *overrides.seq_len);
@@ -231,8 +236,8 @@ Result<Model> parse_model(std::string_view json_text, std::string_view what,
   }
   if (overrides.builder_only()) {
     return in_file(Error::unsupported(
-        "--layers, --batch, --seq-len, --checkpoint and --grad-accum apply to builder models; "
-        "this file holds a fixed graph"));
+        "--layers, --batch, --seq-len, --checkpoint, --grad-accum and --float8 apply to builder "
+        "models; this file holds a fixed graph"));
   }
   auto parsed = parse_graph_json(json_text);
   if (!parsed.ok()) return in_file(parsed.error());

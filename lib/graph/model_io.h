@@ -6,7 +6,8 @@
 //    "norm_eps": 1e-5, "rope_theta": 500000, "batch": 16, "seq_len": 8192}
 // (optional: "ffn_dim", "max_seq_len", "attention": cudnn|flash|efficient,
 //  "checkpoint": none|selective_op|full, "grad_accum": N (microbatches; "batch" stays the global
-//  batch), "grad_sync": every_microbatch|last_microbatch, "compile": true|false, "comment"), or a
+//  batch), "grad_sync": every_microbatch|last_microbatch, "compile": true|false,
+//  "float8": none|tensorwise|rowwise, "comment"), or a
 // graph document (graph_io.h). A graph document goes through what AutoParallel applies to a traced graph before solving: alias
 // insertion (alias_pass.h; a no-op on an already aliased graph), then, when it carries no repeat
 // annotation, repeated-layer detection (layer_groups.h from its layer ids, or repeat_regions.h
@@ -28,7 +29,7 @@
 namespace dtplan::graph {
 
 // Command-line overrides of a builder configuration (--layers, --batch, --seq-len,
-// --checkpoint, --grad-accum, --no-grad-sync).
+// --checkpoint, --grad-accum, --no-grad-sync, --float8).
 struct ModelOverrides {
   std::optional<std::int64_t> layers = std::nullopt;
   std::optional<std::int64_t> batch = std::nullopt;
@@ -37,10 +38,11 @@ struct ModelOverrides {
   std::optional<std::int64_t> grad_accum = std::nullopt;
   std::optional<GradSync> grad_sync = std::nullopt;
   std::optional<core::Execution> execution = std::nullopt;  // --compile / --no-compile (any model)
+  std::optional<core::Float8Recipe> float8 = std::nullopt;     // --float8 (builder models)
 
   // Whether any override that only a builder model takes is set (all of them).
   [[nodiscard]] bool builder_only() const {
-    return layers || batch || seq_len || checkpoint || grad_accum || grad_sync;
+    return layers || batch || seq_len || checkpoint || grad_accum || grad_sync || float8;
   }
 
   bool operator==(const ModelOverrides&) const = default;

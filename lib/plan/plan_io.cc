@@ -164,6 +164,11 @@ core::Result<core::TrainingOptions> read_training(const JsonReader& r, const Jso
                (field<bool>(r, *j, "compile", "training", &JsonReader::boolean)));
     t.execution = compiled ? core::Execution::kCompiled : core::Execution::kEager;
   }
+  // "float8" (absent in plans written before it: none).
+  if (j->contains("float8")) {
+    DTPLAN_TRY(std::string recipe, string_field(r, *j, "float8", "training"));
+    DTPLAN_TRY(t.float8, r.at(core::parse_float8_recipe(recipe, "float8"), "training.float8"));
+  }
   return t;
 }
 
@@ -223,7 +228,8 @@ Json plan_summary_json(const Plan& plan) {
   doc["training"] = {{"checkpoint", core::checkpoint_policy_name(plan.training.checkpoint)},
                      {"grad_accum", plan.training.grad_accum},
                      {"grad_sync", core::grad_sync_name(plan.training.grad_sync)},
-                     {"compile", plan.training.execution == core::Execution::kCompiled}};
+                     {"compile", plan.training.execution == core::Execution::kCompiled},
+                     {"float8", core::float8_recipe_name(plan.training.float8)}};
   doc["mesh"] = redist::mesh_description_json(plan.mesh);
   doc["nodes"] = plan.ops.size();
   doc["strategies"] = plan.strategies;

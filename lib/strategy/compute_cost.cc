@@ -7,6 +7,7 @@
 #include "cost/compute_work.h"
 #include "cost/roofline.h"
 #include "strategy/einsum_labels.h"
+#include "strategy/float8_cost.h"
 
 namespace dtplan::strategy {
 namespace {
@@ -139,20 +140,34 @@ core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
                                      const EnumerateOptions& options,
                                      const graph::FusedOp& fusion) {
   if (is_free_op(node, rule)) return 0.0;
-  const core::DType dtype = !inputs.empty()         ? inputs[0].dtype
+  // A float8 GEMM (float8_cost.h) runs at the fp8 peak on fp8 operands, after their casts.
+  const bool float8 = is_float8_gemm(node);
+  std::vector<graph::TensorMeta> fp8_operands;
+  if (float8) {
+    fp8_operands.assign(inputs.begin(), inputs.end());
+    for (graph::TensorMeta& m : fp8_operands) m.dtype = core::DType::kF8E4M3;
+  }
+  const std::span<const graph::TensorMeta> operands =
+      float8 ? std::span<const graph::TensorMeta>(fp8_operands) : inputs;
+  const core::DType dtype = float8                  ? core::DType::kF8E4M3
+                            : !inputs.empty()       ? inputs[0].dtype
                             : !node.outputs.empty() ? node.outputs[0].dtype
                                                     : core::DType::kF32;
   DTPLAN_TRY(OpFlops f, flops_of(node, rule, local_inputs, dtype, profile, options));
   // The roofline with the slots and outputs `internal` marks left out of the traffic.
   auto priced = [&](const graph::FusedOp& fused) -> core::Result<cost::ComputeCost> {
     DTPLAN_TRY(std::int64_t bytes,
-               bytes_of(local_inputs, inputs, 0,
+               bytes_of(local_inputs, operands, 0,
                         [&](std::size_t i) { return fused.input_internal(i); }));
     DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes,
                                [&](std::size_t o) { return fused.output_internal(o); }));
     return cost::kernel_roofline(cost::Work{f.flops, bytes}, dtype, f.kernel, profile);
   };
   DTPLAN_TRY(cost::ComputeCost eager, priced(graph::FusedOp{}));
+  if (float8) {
+    DTPLAN_TRY(double cast_us, float8_cast_us(inputs, local_inputs, profile, options.execution));
+    return eager.time_us + cast_us;
+  }
   if (fusion.region < 0) return eager.time_us;
   DTPLAN_TRY(cost::ComputeCost c, priced(fusion));
   const double fused = fusion.launches ? c.time_us : std::max(c.compute_us, c.memory_us);

@@ -15,6 +15,8 @@
 //     causal_attention_flops or the profile has an attention table, whose kernels skip masked
 //     pairs); 0 for every other op. The peak is that of the first input's dtype (the output's for
 //     ops without inputs).
+//   - a float8 linear's einsum (float8_cost.h) takes the fp8 peak, reads its operands at 1 byte
+//     per element, and adds the time of casting them to fp8.
 //
 //   - in a fused region of a compiled block (graph/fusion.h, `fusion`), the fused cost leaves out
 //     the slots and outputs internal to the region, and only the region's first op pays the

@@ -1,6 +1,7 @@
 // `dtplan plan` and `dtplan sweep` with the training flags (--batch, --seq-len, --checkpoint,
-// --grad-accum, --no-grad-sync) overriding the model file, the plan JSON recording them, and
-// `dtplan simulate` reproducing the step from the plan file. Tiny model on dp_shard=4.
+// --grad-accum, --no-grad-sync, --compile, --float8) overriding the model file, the plan JSON
+// recording them, and `dtplan simulate` reproducing the step from the plan file. Tiny model on
+// dp_shard=4.
 
 #include <doctest/doctest.h>
 
@@ -42,11 +43,13 @@ std::int64_t count_of(const Json& plan, const std::string& collective) {
 TEST_CASE("training flags: the plan records the options it prices") {
   const Json j = plan_json("--batch 16 --checkpoint full --grad-accum 4 --no-grad-sync");
   CHECK(j["training"] == Json::parse(R"({"checkpoint": "full", "grad_accum": 4,
-                                          "grad_sync": "last_microbatch", "compile": false})"));
+                                          "grad_sync": "last_microbatch", "compile": false,
+                                          "float8": "none"})"));
   // The model file's own: selective_op, one microbatch.
   const Json d = plan_json("");
   CHECK(d["training"] == Json::parse(R"({"checkpoint": "selective_op", "grad_accum": 1,
-                                          "grad_sync": "every_microbatch", "compile": false})"));
+                                          "grad_sync": "every_microbatch", "compile": false,
+                                          "float8": "none"})"));
 }
 
 TEST_CASE("training flags: recomputation costs compute and saves memory") {

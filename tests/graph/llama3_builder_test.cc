@@ -297,5 +297,41 @@ TEST_CASE("llama3 builder: invalid configurations are errors, not graphs") {
   CHECK(g.error().message == "field 'n_kv_heads': 3 does not divide n_heads 4");
 }
 
+TEST_CASE("llama3 builder: float8 converts the blocks' seven linears, not output or the norms") {
+  for (auto recipe : {core::Float8Recipe::kTensorwise, core::Float8Recipe::kRowwise}) {
+    Llama3Config c = tiny();
+    c.float8 = recipe;
+    const Graph g = build_llama3(c).value();
+    CHECK(validate(g).ok());
+    // Tensorwise casts the converted weights to fp8 before any gather (torchtitan.md §6).
+    const DType weight = recipe == core::Float8Recipe::kTensorwise ? DType::kF8E4M3 : DType::kBF16;
+    int tagged = 0;
+    for (const Node& n : g.nodes()) {
+      if (n.op == OpKind::kEinsum && n.attrs.contains("float8")) ++tagged;
+    }
+    CHECK(tagged == 2 * 7 * 3);  // Y, dX and dW of 7 linears in each of 2 blocks
+    for (const char* l : {"attention.wq", "attention.wk", "attention.wv", "attention.wo",
+                          "feed_forward.w1", "feed_forward.w2", "feed_forward.w3"}) {
+      const std::string p = std::string("layers.1.") + l;
+      CHECK(out(g, p + ".weight_cast").dtype == weight);
+      // The GEMMs' outputs stay bf16, the weight gradient is cast to fp32 as before.
+      CHECK(out(g, p + ".einsum").dtype == DType::kBF16);
+      const std::string bwd = "layers.1.bwd." + std::string(l);
+      CHECK(out(g, bwd + ".grad_input").dtype == DType::kBF16);
+      CHECK(out(g, bwd + ".grad_weight_cast").dtype == DType::kF32);
+      for (const std::string& gemm : {p + ".einsum", bwd + ".grad_input", bwd + ".grad_weight_t"}) {
+        CHECK(g.node(*g.find(gemm)).attrs.get_bool_or("float8", false).value());
+      }
+    }
+    CHECK(out(g, "output.weight_cast").dtype == DType::kBF16);
+    CHECK(!g.node(*g.find("output.einsum")).attrs.contains("float8"));
+    CHECK(out(g, "layers.0.attention_norm.weight_cast").dtype == DType::kBF16);
+    CHECK(out(g, "tok_embeddings.weight_cast").dtype == DType::kBF16);
+  }
+  // Without float8 no einsum is tagged.
+  const Graph plain = build_llama3(tiny()).value();
+  for (const Node& n : plain.nodes()) CHECK(!n.attrs.contains("float8"));
+}
+
 }  // namespace
 }  // namespace dtplan::graph

@@ -79,6 +79,24 @@ TEST_CASE("recompute: selective_op recomputes wk, wo and w3 and not the saved ma
   CHECK(r[static_cast<std::size_t>(index_of(*g.find("layers.0.ffn_residual")))] == 0);
 }
 
+TEST_CASE("recompute: selective_op recomputes every float8 linear (torchtitan.md §5)") {
+  Llama3Config c = test_models::tiny_llama3();
+  c.checkpoint = CheckpointPolicy::kSelectiveOp;
+  c.float8 = core::Float8Recipe::kTensorwise;
+  const Graph g = build_llama3(c).value();
+  // None is saved; w2's output is read by no backward op (only the residual add, whose backward
+  // needs no inputs), so, as under full AC, it is not recomputed either.
+  for (std::int32_t layer : {0, 1}) {
+    CHECK(recomputed(g, layer, OpKind::kEinsum) ==
+          std::set<std::string>{"attention.wq.einsum", "attention.wk.einsum",
+                                "attention.wv.einsum", "attention.wo.einsum",
+                                "feed_forward.w1.einsum", "feed_forward.w3.einsum"});
+    CHECK(recomputed(g, layer, OpKind::kSdpaCudnn).empty());
+  }
+  // 2 x 64 tokens x 64 x (64 + 32 + 32 + 64 + 2 x 128) = 3670016 FLOPs a layer.
+  CHECK(recomputed_matmul_flops(g) == 2.0 * 3670016);
+}
+
 TEST_CASE("recompute: full recomputes the block's forward up to its last matmul") {
   const Graph g = tiny_with(CheckpointPolicy::kFull);
   for (std::int32_t layer : {0, 1}) {
