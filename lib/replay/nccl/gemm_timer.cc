@@ -1,6 +1,7 @@
 // time_gemm (backends.h) on cuBLAS: cublasGemmEx with f32 accumulation, timed with CUDA events.
 #include "replay/nccl/gemm_timer.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <random>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/checked.h"
+#include "replay/fill_copies.h"
 #include "replay/nccl/cuda_handles.h"
 #include "replay/nccl/cuda_status.h"
 #include "sim/half_float.h"
@@ -47,6 +49,26 @@ std::vector<std::byte> random_matrix(core::DType dtype, std::int64_t count, std:
     }
   }
   return out;
+}
+
+// `count` elements of `buffer` set to uniform values in [-1, 1): a random tile of at most 2^20
+// elements from the host, repeated over the buffer by device copies (fill_copies.h).
+core::Status fill_random(const DeviceBuffer& buffer, core::DType dtype, std::int64_t count,
+                         std::uint64_t seed) {
+  constexpr std::int64_t kTile = std::int64_t{1} << 20;
+  const auto width = static_cast<std::size_t>(core::dtype_bytes(dtype));
+  const std::vector<std::byte> tile = random_matrix(dtype, std::min(count, kTile), seed);
+  auto* base = static_cast<std::byte*>(buffer.get());
+  DTPLAN_CHECK(cuda_status(cudaMemcpy(base, tile.data(), tile.size(), cudaMemcpyHostToDevice),
+                           "time_gemm: copy the random tile"));
+  for (const FillCopy& c : fill_copies(count, kTile)) {
+    DTPLAN_CHECK(cuda_status(
+        cudaMemcpy(base + static_cast<std::size_t>(c.dst) * width,
+                   base + static_cast<std::size_t>(c.src) * width,
+                   static_cast<std::size_t>(c.count) * width, cudaMemcpyDeviceToDevice),
+        "time_gemm: repeat the random tile"));
+  }
+  return {};
 }
 
 core::Status check_dims(std::int64_t m, std::int64_t n, std::int64_t k) {
@@ -94,14 +116,8 @@ core::Result<TimingStats> gemm_time(std::int64_t m, std::int64_t n, std::int64_t
   DTPLAN_CHECK(a.reserve(device, static_cast<std::size_t>(a_count * width)));
   DTPLAN_CHECK(b.reserve(device, static_cast<std::size_t>(b_count * width)));
   DTPLAN_CHECK(c.reserve(device, static_cast<std::size_t>(c_count * width)));
-  const std::vector<std::byte> host_a = random_matrix(dtype, a_count, 1);
-  const std::vector<std::byte> host_b = random_matrix(dtype, b_count, 2);
-  DTPLAN_CHECK(
-      cuda_status(cudaMemcpy(a.get(), host_a.data(), host_a.size(), cudaMemcpyHostToDevice),
-                  "time_gemm: copy A"));
-  DTPLAN_CHECK(
-      cuda_status(cudaMemcpy(b.get(), host_b.data(), host_b.size(), cudaMemcpyHostToDevice),
-                  "time_gemm: copy B"));
+  DTPLAN_CHECK(fill_random(a, dtype, a_count, 1));
+  DTPLAN_CHECK(fill_random(b, dtype, b_count, 2));
 
   const float alpha = 1.0f;
   const float beta = 0.0f;
