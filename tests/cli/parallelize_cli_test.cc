@@ -137,17 +137,12 @@ TEST_CASE("dtplan plan --parallelize torchtitan: HSDP replicas, batch over both 
   const std::string mesh = write(
       dir, "mesh.json", R"j({"shape": [2, 2, 2], "names": ["dp_replicate", "dp_shard", "tp"]})j");
   const std::string out = dir.at("plan.json");
-  const Json j = Json::parse(cli_output(kTiny + "--mesh " + mesh +
-                                        " --parallelize torchtitan --compare-optimal --out " + out +
-                                        " --json"));
+  cli_output(kTiny + "--mesh " + mesh + " --parallelize torchtitan --out " + out);
   const auto p = placements(out);
   CHECK(p.at("layers.0.attention.wq.weight") == "R,_S(0,2),S(0)");
   CHECK(p.at("layers.0.attention.wo.weight") == "R,S(0),S(1)");
   CHECK(p.at("tokens") == "S(0),S(0),R");
   CHECK(p.at("logits.tangent") == "S(0),S(0),S(2)");
-  // The optimum reads and writes the data as the pinned plan does, so it is never slower.
-  const Json& c = j["compare_optimal"];
-  CHECK(c["pinned"]["total_us"].get<double>() >= c["optimal"]["total_us"].get<double>());
 }
 
 TEST_CASE("dtplan plan --parallelize torchtitan: meshes it cannot apply to exit 2 or 3") {
