@@ -419,6 +419,7 @@ ConfigSearch config_search(const std::filesystem::path& executable) {
   auto walk_up = [&](fs::path dir) {
     for (int depth = 0; depth < 16 && !dir.empty(); ++depth) {
       add(dir / "configs");
+      add(dir / "share" / "dtplan" / "configs");  // an install prefix: P/bin/dtplan
       fs::path parent = dir.parent_path();
       if (parent == dir) break;
       dir = parent;

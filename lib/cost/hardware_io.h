@@ -18,8 +18,9 @@
 //                  "points": [[1024, 39.1], [2048, 39.4]]}]}
 // Errors name the file and the field path: "h100.json: node.nic_gbit_per_s: must be > 0".
 //
-// Lookup of a name: $DTPLAN_CONFIG_DIR, then a `configs` folder in the executable's folder or
-// any of its ancestors (the source tree of a build), then in the working directory or any of
+// Lookup of a name: $DTPLAN_CONFIG_DIR, then a `configs` or `share/dtplan/configs` folder in the
+// executable's folder or any of its ancestors (the source tree of a build; an install prefix,
+// P/bin/dtplan with P/share/dtplan/configs), then the same in the working directory or any of
 // its ancestors; the profile is <configs>/hardware/NAME.json. Anything with a '/' or ending in
 // ".json" is a file path instead.
 

@@ -142,6 +142,25 @@ TEST_CASE("hardware io: lookup by name, by path and through DTPLAN_CONFIG_DIR") 
   fs::remove_all(dir);
 }
 
+TEST_CASE("hardware io: an installed binary finds PREFIX/share/dtplan/configs") {
+  namespace fs = std::filesystem;
+  const fs::path prefix = fs::temp_directory_path() / "dtplan_install_layout_test";
+  fs::remove_all(prefix);
+  fs::create_directories(prefix / "bin");
+  fs::create_directories(prefix / "share" / "dtplan" / "configs" / "hardware");
+  HardwareProfile custom = testing::profile("h100-dgx");
+  custom.name = "installed-box";
+  std::ofstream(prefix / "share" / "dtplan" / "configs" / "hardware" / "installed-box.json")
+      << hardware_to_json(custom);
+  const ConfigSearch search = config_search(prefix / "bin" / "dtplan");
+  REQUIRE_FALSE(search.roots.empty());
+  CHECK(search.roots.front() == fs::weakly_canonical(prefix / "share" / "dtplan" / "configs"));
+  auto found = load_hardware("installed-box", search, "--hardware");
+  REQUIRE(found.ok());
+  CHECK(found.value() == custom);
+  fs::remove_all(prefix);
+}
+
 // Regression (fuzz target hardware, tests/fuzz/regressions/hardware/): a number beyond double
 // such as 10e1012 made nlohmann throw out_of_range, which escaped as exit 1 ("internal error").
 TEST_CASE("hardware io: a number too large for a double is invalid JSON, not an exception") {
