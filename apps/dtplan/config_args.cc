@@ -17,13 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-cost::ConfigSearch search() {
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) exe.clear();
-  return cost::config_search(exe);
-}
-
 std::string_view kind_word(ConfigKind kind) {
   switch (kind) {
     case ConfigKind::kModel:
@@ -47,7 +40,7 @@ bool is_inline_mesh(const std::string& value) {
 // Every NAME.json of `kind`'s folder, by name: the first root that has it wins.
 std::map<std::string, fs::path> shipped(ConfigKind kind) {
   std::map<std::string, fs::path> out;
-  for (const fs::path& root : search().roots) {
+  for (const fs::path& root : shipped_config_search().roots) {
     std::error_code ec;
     for (fs::directory_iterator it(root / config_folder(kind), ec), end; !ec && it != end;
          it.increment(ec)) {
@@ -92,6 +85,13 @@ std::string mesh_summary(const mesh::MeshConfig& config) {
 }
 
 }  // namespace
+
+cost::ConfigSearch shipped_config_search() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) exe.clear();
+  return cost::config_search(exe);
+}
 
 std::string_view config_folder(ConfigKind kind) {
   switch (kind) {

@@ -14,11 +14,15 @@
 #include <vector>
 
 #include "core/result.h"
+#include "cost/hardware_io.h"
 #include "mesh/mesh_io.h"
 
 namespace dtplan::cli {
 
 enum class ConfigKind : std::uint8_t { kModel, kMesh, kHardware };
+
+// The folders names are looked up in (cost::config_search from this executable's path).
+cost::ConfigSearch shipped_config_search();
 
 // "models", "meshes" or "hardware": the folder under configs/ and the word `dtplan list` takes.
 std::string_view config_folder(ConfigKind kind);

@@ -1,7 +1,7 @@
 #pragma once
 // Shared by every subcommand with a --hardware flag: finds a hardware profile by name (in the
-// configs/hardware folder next to the executable's source tree, the working directory's, or
-// $DTPLAN_CONFIG_DIR) or by file path, with errors that name the flag.
+// folders shipped_config_search lists, config_args.h) or by file path, with errors that name the
+// flag.
 
 #include <string_view>
 
