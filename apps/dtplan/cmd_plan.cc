@@ -49,11 +49,13 @@
 #include "core/text_table.h"
 #include "core/units.h"
 #include "graph/model_io.h"
+#include "elapsed_line.h"
 #include "hardware_arg.h"
 #include "mesh/mesh_io.h"
 #include "mesh_arg.h"
 #include "number_arg.h"
 #include "output.h"
+#include "progress_bar.h"
 #include "plan/plan.h"
 #include "plan/plan_io.h"
 #include "solve/solver.h"
@@ -84,6 +86,7 @@ struct Options {
   std::string parallelize;
   bool compare_optimal = false;
   bool json = false;
+  bool quiet = false;
 };
 
 // The pinned plan and, with --compare-optimal, the free optimum beside it.
@@ -425,6 +428,7 @@ std::string compare_text(const plan::Plan& pinned, const plan::Plan& optimal) {
 }
 
 int run(const Options& o) {
+  ElapsedLine progress(ProgressBar::wanted(o.json, o.quiet), "dtplan plan");
   auto planned = run_plan(o);
   if (!planned.ok()) return report("plan", planned.error());
   const strategy::ModelPlan& mp = planned->plan;
@@ -488,6 +492,7 @@ Action setup_plan(CLI::App& app) {
   app.add_flag("--compare-optimal", o->compare_optimal,
                "With --parallelize: also solve without the pins and print both with the ratios");
   add_json_flag(app, o->json);
+  add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };
 }
 

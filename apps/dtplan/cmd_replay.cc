@@ -18,9 +18,11 @@
 #include "core/output_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
+#include "elapsed_line.h"
 #include "hardware_arg.h"
 #include "number_arg.h"
 #include "output.h"
+#include "progress_bar.h"
 #include "placement/placement.h"
 #include "replay/backends.h"
 #include "replay/launch.h"
@@ -44,6 +46,7 @@ struct Options {
   bool compute = false;
   std::string out;
   bool json = false;
+  bool quiet = false;
 };
 
 core::Result<std::unique_ptr<replay::ReplayGroup>> open_backend(
@@ -207,6 +210,7 @@ int run_command(const Options& o) {
     if (!profile.ok()) return std::nullopt;
     return std::move(profile).value();
   };
+  ElapsedLine progress(ProgressBar::wanted(o.json, o.quiet), "dtplan replay");
   auto source = replay::load_replay_source(o.plan, lookup);
   if (!source.ok()) return report("replay", source.error());
   auto pg = open_backend(o, *source);
@@ -253,6 +257,7 @@ Action setup_replay(CLI::App& app) {
   app.add_flag("--compute", o->compute, "Also time the plan's GEMMs with cuBLAS (nccl only)");
   app.add_option("--out", o->out, "Write the results (JSON) to this file");
   add_json_flag(app, o->json);
+  add_quiet_flag(app, o->quiet);
   return [o] { return run_command(*o); };
 }
 

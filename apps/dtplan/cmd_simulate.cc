@@ -21,10 +21,12 @@
 #include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
+#include "elapsed_line.h"
 #include "hardware_arg.h"
 #include "nccl_format.h"
 #include "number_arg.h"
 #include "output.h"
+#include "progress_bar.h"
 #include "plan/plan_check.h"
 #include "plan/plan_io.h"
 #include "plan_text.h"
@@ -46,6 +48,7 @@ struct Options {
   VerifyArgs verify_args;
   TimelineFlags timeline;
   bool json = false;
+  bool quiet = false;
 };
 
 core::Result<sim::SimulateOptions> simulate_options(const Options& o,
@@ -315,6 +318,7 @@ int run(const Options& o) {
   }
   auto text = core::read_text_file(o.plan, "plan file");
   if (!text.ok()) return report("simulate", text.error().with_context("--plan"));
+  ElapsedLine progress(ProgressBar::wanted(o.json, o.quiet), "dtplan simulate");
   if (plan::is_model_plan_json(*text)) return run_model_plan(o, *text);
   return run_redistribution(o, *text);
 }
@@ -334,6 +338,7 @@ Action setup_simulate(CLI::App& app) {
   add_verify_flags(app, o->verify_args);
   add_timeline_flags(app, o->timeline);
   add_json_flag(app, o->json);
+  add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };
 }
 

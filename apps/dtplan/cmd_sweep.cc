@@ -58,6 +58,7 @@ struct Options {
   std::string csv;
   std::string html;
   bool json = false;
+  bool quiet = false;
 };
 
 struct Request {
@@ -191,7 +192,7 @@ int run(const Options& o) {
   auto request = read_request(o);
   if (!request.ok()) return report("sweep", request.error());
   Request& q = *request;
-  ProgressBar bar(ProgressBar::wanted(o.json), "sweep");
+  ProgressBar bar(ProgressBar::wanted(o.json, o.quiet), "sweep");
   sweep::SweepOptions so;
   so.threads = q.threads;
   so.on_progress = [&bar](const sweep::SweepProgress& p) {
@@ -248,6 +249,7 @@ Action setup_sweep(CLI::App& app) {
   app.add_option("--csv", o->csv, "Also write the ranking as CSV to this file");
   app.add_option("--html", o->html, "Also write a self-contained HTML report with charts");
   add_json_flag(app, o->json);
+  add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };
 }
 

@@ -10,8 +10,8 @@
 #include <system_error>
 
 #include "core/output_file.h"
-
 #include "core/strings.h"
+#include "elapsed_line.h"
 
 namespace dtplan::cli {
 
@@ -22,6 +22,7 @@ namespace {
 std::error_code stdout_error;
 
 void write_stdout(std::string_view text) {
+  end_progress_line();
   if (!stdout_error) stdout_error = core::write_all(STDOUT_FILENO, text);
 }
 
@@ -29,6 +30,7 @@ void write_stdout(std::string_view text) {
 
 int report(std::string_view command, const core::Error& error) {
   // One line whatever the message quotes from the input (a name with a newline or an escape).
+  end_progress_line();
   std::cerr << "dtplan " << command << ": error: " << core::escape_controls(error.message) << "\n";
   return core::exit_code(error.kind);
 }
@@ -56,6 +58,11 @@ int finish_stdout(std::string_view command, int code) {
 
 void add_json_flag(CLI::App& app, bool& target) {
   app.add_flag("--json", target, "Print one JSON document on stdout instead of tables");
+}
+
+void add_quiet_flag(CLI::App& app, bool& target) {
+  app.add_flag("--quiet", target,
+               "Draw no progress line on stderr (drawn only when stderr is a terminal)");
 }
 
 }  // namespace dtplan::cli

@@ -40,4 +40,7 @@ int finish_stdout(std::string_view command, int code);
 // Adds the `--json` flag every subcommand has, bound to `target` (which must outlive parsing).
 void add_json_flag(CLI::App& app, bool& target);
 
+// Adds `--quiet` (no progress line; progress_bar.h, elapsed_line.h) to the long subcommands.
+void add_quiet_flag(CLI::App& app, bool& target);
+
 }  // namespace dtplan::cli

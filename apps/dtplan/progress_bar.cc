@@ -12,8 +12,8 @@ namespace {
 constexpr std::size_t kBarWidth = 30;
 }
 
-bool ProgressBar::wanted(bool json) {
-  if (json || isatty(STDERR_FILENO) == 0) return false;
+bool ProgressBar::wanted(bool json, bool quiet) {
+  if (json || quiet || isatty(STDERR_FILENO) == 0) return false;
   const char* ci = std::getenv("CI");
   if (ci != nullptr && ci[0] != '\0') return false;
   const char* term = std::getenv("TERM");

@@ -1,9 +1,9 @@
 #pragma once
 // A one-line progress bar on stderr for long subcommands (`dtplan sweep`), drawn only where a
 // person watches: stderr is a terminal, $CI is unset or empty, $TERM is not "dumb", and the
-// output is not --json. In pipes, CI logs and files it draws nothing, so logs stay clean.
+// output is neither --json nor --quiet. In pipes, CI logs and files it draws nothing, so logs stay clean.
 //
-//   ProgressBar bar(ProgressBar::wanted(json), "sweep");
+//   ProgressBar bar(ProgressBar::wanted(json, quiet), "sweep");
 //   bar.update(12, 45, "2x4x128");   // "\rsweep [#######.............]  12/45  2x4x128"
 //   bar.finish();                    // erases the line
 
@@ -15,8 +15,8 @@ namespace dtplan::cli {
 
 class ProgressBar {
  public:
-  // Whether to draw: stderr is a TTY, not in CI, TERM is not "dumb", and not `json`.
-  static bool wanted(bool json);
+  // Whether to draw: stderr is a TTY, not in CI, TERM is not "dumb", not `json`, not `quiet`.
+  static bool wanted(bool json, bool quiet);
 
   ProgressBar(bool enabled, std::string label) : enabled_(enabled), label_(std::move(label)) {}
   ~ProgressBar() { finish(); }

@@ -109,6 +109,7 @@ const std::vector<Row> kFlags = {
     {"plan", "--parallelize", Kind::kText},
     {"plan", "--compare-optimal", Kind::kSwitch},
     {"plan", "--json", Kind::kSwitch},
+    {"plan", "--quiet", Kind::kSwitch},
 
     {"simulate", "--plan", Kind::kText},
     {"simulate", "--ranks", Kind::kInteger},
@@ -121,6 +122,7 @@ const std::vector<Row> kFlags = {
     {"simulate", "--prefetch", Kind::kInteger},
     {"simulate", "--no-contention", Kind::kSwitch},
     {"simulate", "--json", Kind::kSwitch},
+    {"simulate", "--quiet", Kind::kSwitch},
 
     {"sweep", "--model", Kind::kText},
     {"sweep", "--world", Kind::kInteger},
@@ -144,6 +146,7 @@ const std::vector<Row> kFlags = {
     {"sweep", "--csv", Kind::kText},
     {"sweep", "--html", Kind::kText},
     {"sweep", "--json", Kind::kSwitch},
+    {"sweep", "--quiet", Kind::kSwitch},
 
     {"replay", "--plan", Kind::kText},
     {"replay", "--backend", Kind::kText},
@@ -155,6 +158,7 @@ const std::vector<Row> kFlags = {
     {"replay", "--compute", Kind::kSwitch},
     {"replay", "--out", Kind::kText},
     {"replay", "--json", Kind::kSwitch},
+    {"replay", "--quiet", Kind::kSwitch},
 
     {"cost", "--collective", Kind::kText},
     {"cost", "--ranks", Kind::kInteger},
