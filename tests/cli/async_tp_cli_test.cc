@@ -11,6 +11,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/cli.h"
 
@@ -120,16 +122,20 @@ TEST_CASE("async TP: the plan reads back, re-prices identically, and a changed p
 }
 
 TEST_CASE("async TP: without --compile, torchtitan's plan or a tp dim it is exit 2") {
-  const std::string tiny = "plan --model configs/models/llama3-tiny.json --threads 1 ";
-  CHECK(cli_failure(tiny + "--mesh dp_shard=2,tp=2 --parallelize torchtitan --async-tp", 2) ==
-        "dtplan plan: error: --async-tp: needs --compile (inductor's micro-pipeline TP pass does "
-        "the fusion)\n");
-  CHECK(cli_failure(tiny + "--mesh dp_shard=2,tp=2 --compile --async-tp", 2) ==
-        "dtplan plan: error: --async-tp: needs --parallelize torchtitan (async TP fuses "
-        "torchtitan's TP collectives)\n");
-  CHECK(cli_failure(tiny + "--mesh dp_shard=4 --parallelize torchtitan --compile --async-tp", 2) ==
-        "dtplan plan: error: --async-tp: needs a mesh dim named tp of size > 1 (there are no TP "
-        "collectives to fuse)\n");
+  // (flags, the reason after "--async-tp: ")
+  const std::vector<std::pair<std::string, std::string>> misuse = {
+      {"--mesh dp_shard=2,tp=2 --parallelize torchtitan",
+       "needs --compile (inductor's micro-pipeline TP pass does the fusion)"},
+      {"--mesh dp_shard=2,tp=2 --compile",
+       "needs --parallelize torchtitan (async TP fuses torchtitan's TP collectives)"},
+      {"--mesh dp_shard=4 --parallelize torchtitan --compile",
+       "needs a mesh dim named tp of size > 1 (there are no TP collectives to fuse)"},
+  };
+  for (const auto& [flags, reason] : misuse) {
+    CHECK(cli_failure("plan --model configs/models/llama3-tiny.json --threads 1 " + flags +
+                          " --async-tp",
+                      2) == "dtplan plan: error: --async-tp: " + reason + "\n");
+  }
 }
 
 }  // namespace
