@@ -7,12 +7,15 @@
 //               80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
 //               [--gap G] [--threads N] [--bound-fixing auto|on|off] [--out plan.json]
-//               [--parallelize torchtitan|FILE] [--compare-optimal] [--json]
+//               [--parallelize torchtitan|FILE] [--async-tp] [--compare-optimal] [--json]
 //
 // --parallelize: a user's parallel plan as pins (strategy/pin_rules.h, docs/parallelize.md):
 // FILE holds pin rules; `torchtitan` compiles torchtitan's parallelize_llama for the mesh's dim
 // names to the same rules. Everything not pinned is chosen optimally. --compare-optimal also
 // solves without the pins and prints both plans' step cost and peak memory with their ratios.
+// --async-tp (with --parallelize torchtitan, --compile and a tp dim): the blocks' tp collectives
+// fused with their matmuls as inductor's micro-pipeline TP runs them (plan/async_tp.h); the
+// plan records training.async_tp and fused_matmuls. Misuse is exit 2 naming the flag.
 //
 // --gap: the exact solver stops once its plan costs at most G x its cost above the lower bound
 // (optimal stays false unless proven); 0, the default, proves the optimum.
@@ -55,9 +58,10 @@
 #include "mesh_arg.h"
 #include "number_arg.h"
 #include "output.h"
-#include "progress_bar.h"
+#include "plan/async_tp.h"
 #include "plan/plan.h"
 #include "plan/plan_io.h"
+#include "progress_bar.h"
 #include "solve/solver.h"
 #include "strategy/pin_rules_io.h"
 #include "strategy/plan_model.h"
@@ -85,6 +89,7 @@ struct Options {
   std::string out;
   std::string parallelize;
   bool compare_optimal = false;
+  bool async_tp = false;
   bool json = false;
   bool quiet = false;
 };
@@ -127,6 +132,28 @@ std::vector<std::string> mesh_dim_names(const mesh::DeviceMesh& mesh) {
     names.push_back(name.empty() ? std::to_string(d) : name);
   }
   return names;
+}
+
+// --async-tp needs torchtitan's plan, compiled blocks (inductor does the fusion) and a tp dim
+// of size > 1 (plan/async_tp.h); checked before solving.
+core::Status check_async_tp_args(const Options& o, const graph::Model& model,
+                                 const mesh::DeviceMesh& mesh) {
+  if (!o.async_tp) return {};
+  if (o.parallelize != "torchtitan") {
+    return core::Error::bad_input(
+        "--async-tp: needs --parallelize torchtitan (async TP fuses torchtitan's TP collectives)");
+  }
+  if (model.training.execution != core::Execution::kCompiled) {
+    return core::Error::bad_input(
+        "--async-tp: needs --compile (inductor's micro-pipeline TP pass does the fusion)");
+  }
+  const std::vector<std::string> names = mesh_dim_names(mesh);
+  const auto it = std::find(names.begin(), names.end(), "tp");
+  if (it == names.end() || mesh.shape()[static_cast<std::size_t>(it - names.begin())] <= 1) {
+    return core::Error::bad_input(
+        "--async-tp: needs a mesh dim named tp of size > 1 (there are no TP collectives to fuse)");
+  }
+  return {};
 }
 
 core::Result<PlanRun> run_plan(const Options& o) {
@@ -174,6 +201,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   DTPLAN_TRY(graph::Model model, graph::load_model(model_file, overrides));
   if (model.graph.name().empty()) model.graph.set_name(model.name);
   options.training = model.training;
+  DTPLAN_CHECK(check_async_tp_args(o, model, loaded.root));
   PlanRun run;
   DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
   // The free optimum of --compare-optimal sees the same options as the pinned plan.
@@ -185,6 +213,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   strategy::ModelPlanOptions pinned = options;
   pinned.pins = run.pins;
   DTPLAN_TRY(run.plan, strategy::plan_graph(model.graph, loaded.root, profile, pinned));
+  if (o.async_tp) DTPLAN_CHECK(plan::apply_async_tp(run.plan.plan, profile, "--async-tp"));
   if (o.compare_optimal) {
     options.pins = strategy::data_layout_pins(run.plan.plan, "--compare-optimal");
     DTPLAN_TRY(run.optimal, strategy::plan_graph(model.graph, loaded.root, profile, options));
@@ -323,13 +352,14 @@ std::string summary_text(const strategy::ModelPlan& mp) {
   return text;
 }
 
-// "compiled, checkpoint full, float8 tensorwise, 4 microbatches, gradients reduced every
-// microbatch" (the float8 part only when on).
+// "compiled with async TP, checkpoint full, float8 tensorwise, 4 microbatches, gradients reduced
+// every microbatch" (the async TP and float8 parts only when on).
 std::string training_text(const core::TrainingOptions& t) {
   const std::string float8 = t.float8 == core::Float8Recipe::kNone
                                  ? ""
                                  : ", float8 " + std::string(core::float8_recipe_name(t.float8));
-  return std::string(core::execution_name(t.execution)) + ", checkpoint " +
+  const std::string async = t.async_tp == core::AsyncTp::kOn ? " with async TP" : "";
+  return std::string(core::execution_name(t.execution)) + async + ", checkpoint " +
          std::string(core::checkpoint_policy_name(t.checkpoint)) + float8 + ", " +
          std::to_string(t.grad_accum) + (t.grad_accum == 1 ? " microbatch" : " microbatches") +
          ", gradients reduced " +
@@ -491,6 +521,9 @@ Action setup_plan(CLI::App& app) {
                  "a pin-rule JSON file; the rest is chosen optimally");
   app.add_flag("--compare-optimal", o->compare_optimal,
                "With --parallelize: also solve without the pins and print both with the ratios");
+  app.add_flag("--async-tp", o->async_tp,
+               "With --parallelize torchtitan and --compile: price async TP (the blocks' TP "
+               "all-gathers and reduce-scatters fused with their matmuls over NVLink copies)");
   add_json_flag(app, o->json);
   add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };

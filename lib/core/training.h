@@ -1,7 +1,7 @@
 #pragma once
 // The training-step options that cross modules (graph builds for them, strategy prices them, the
 // plan records them, sim runs them): activation checkpointing, gradient accumulation and
-// torch.compile, and float8 training of the linears.
+// torch.compile, float8 training of the linears, and async tensor parallelism.
 //
 //   TrainingOptions t{.checkpoint = CheckpointPolicy::kFull, .grad_accum = 4,
 //                     .grad_sync = GradSync::kLastMicrobatch};
@@ -43,6 +43,12 @@ enum class Execution : std::uint8_t { kEager, kCompiled };
 //   kRowwise     per-row scales; the weights are gathered in bf16.
 enum class Float8Recipe : std::uint8_t { kNone, kTensorwise, kRowwise };
 
+// Async tensor parallelism (torchtitan's `enable_async_tensor_parallel`, inductor's
+// micro-pipeline TP, torchtitan.md §7): with kOn the transformer blocks' tp all-gathers that feed
+// matmuls and the matmuls that feed tp reduce-scatters run as fused collective matmuls over
+// NVLink peer copies (plan/async_tp.h); kOff runs them as NCCL collectives.
+enum class AsyncTp : std::uint8_t { kOff, kOn };
+
 // Microbatches per training step (grad_accum, `--grad-accum`, a plan's training.grad_accum): the
 // step simulation runs every microbatch's tasks, so this bounds them with the layer count.
 // Beyond it: kUnsupported, with the note limit_note() gives.
@@ -57,6 +63,7 @@ struct TrainingOptions {
   GradSync grad_sync = GradSync::kEveryMicrobatch;
   Execution execution = Execution::kEager;
   Float8Recipe float8 = Float8Recipe::kNone;
+  AsyncTp async_tp = AsyncTp::kOff;
   bool operator==(const TrainingOptions&) const = default;
 };
 

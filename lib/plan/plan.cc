@@ -1,5 +1,7 @@
 #include "plan/plan.h"
 
+#include <algorithm>
+#include <set>
 #include <string>
 #include <unordered_set>
 
@@ -107,6 +109,61 @@ core::Status check_redistribution(const Plan& plan, std::size_t r) {
   return redist::check_plan(rd.plan, at);
 }
 
+// A fused matmul's collective step: it exists, is its kind's collective on more than one rank,
+// and no other fused matmul takes it.
+core::Status check_fused_step(const Plan& plan, const FusedMatmul& f, const StepRef& ref,
+                              const std::string& at, std::set<StepRef>& taken) {
+  if (ref.redistribution < 0 ||
+      static_cast<std::size_t>(ref.redistribution) >= plan.redistributions.size()) {
+    return field_error(at, "redistribution " + std::to_string(ref.redistribution) +
+                               " does not exist");
+  }
+  const auto& steps = plan.redistributions[static_cast<std::size_t>(ref.redistribution)].plan.steps;
+  if (ref.step < 0 || static_cast<std::size_t>(ref.step) >= steps.size()) {
+    return field_error(at, "step " + std::to_string(ref.step) + " does not exist");
+  }
+  const redist::PlanStep& step = steps[static_cast<std::size_t>(ref.step)];
+  const auto want = f.kind == FusedKind::kAllGatherMatmul ? collective::Collective::kAllGather
+                                                          : collective::Collective::kReduceScatter;
+  if (redist::collective_of(step.transform.kind) != want || step.group_size <= 1) {
+    return field_error(at, "is not a " + std::string(collective::name(want)) +
+                               " on more than one rank");
+  }
+  if (!taken.insert(ref).second) return field_error(at, "is fused twice");
+  return {};
+}
+
+core::Status check_fused(const Plan& plan) {
+  if (!plan.fused_matmuls.empty() && plan.training.async_tp != core::AsyncTp::kOn) {
+    return field_error("fused_matmuls", "present without training.async_tp");
+  }
+  std::set<StepRef> taken_steps;
+  std::set<std::int32_t> taken_ops;
+  for (std::size_t k = 0; k < plan.fused_matmuls.size(); ++k) {
+    const FusedMatmul& f = plan.fused_matmuls[k];
+    const std::string at = index_path("fused_matmuls", k);
+    if (f.matmuls.empty() || f.collectives.empty()) {
+      return field_error(at, "needs at least one matmul and one collective");
+    }
+    for (std::size_t i = 0; i < f.matmuls.size(); ++i) {
+      const std::int32_t op = f.matmuls[i];
+      if (op < 0 || static_cast<std::size_t>(op) >= plan.ops.size() ||
+          (i > 0 && op <= f.matmuls[i - 1]) || !taken_ops.insert(op).second) {
+        return field_error(index_path(join_path(at, "matmuls"), i),
+                           std::to_string(op) + " is not a new op in ascending order");
+      }
+    }
+    for (std::size_t i = 0; i < f.collectives.size(); ++i) {
+      const std::string cat = index_path(join_path(at, "collectives"), i);
+      if (i > 0 && !(f.collectives[i - 1] < f.collectives[i])) {
+        return field_error(cat, "not in ascending order");
+      }
+      DTPLAN_CHECK(check_fused_step(plan, f, f.collectives[i], cat, taken_steps));
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 core::Status check_plan(const Plan& plan) {
@@ -114,7 +171,7 @@ core::Status check_plan(const Plan& plan) {
   for (std::size_t r = 0; r < plan.redistributions.size(); ++r) {
     DTPLAN_CHECK(check_redistribution(plan, r));
   }
-  return {};
+  return check_fused(plan);
 }
 
 }  // namespace dtplan::plan

@@ -21,6 +21,7 @@
 #include "core/result.h"
 #include "core/training.h"
 #include "placement/placement.h"
+#include "plan/fused_matmul.h"
 #include "redist/redist_plan.h"
 #include "redist/warnings.h"
 
@@ -128,6 +129,9 @@ struct Plan {
   redist::MeshDescription mesh;
   std::vector<PlanOp> ops;
   std::vector<PlanRedistribution> redistributions;  // by consumer, then slot
+  // Under training.async_tp: the tp collectives fused with their matmuls (plan/async_tp.h), in
+  // the order of their first collective; empty otherwise.
+  std::vector<FusedMatmul> fused_matmuls;
   std::int64_t strategies = 0;                      // options summed over ops
   SolverSummary solver;
   CostSummary cost;
@@ -139,7 +143,9 @@ struct Plan {
 
 // Checks what readers rely on: unique op names; inputs name earlier ops; placements have one
 // entry per mesh dim; redistributions name a valid consumer, slot and the producer in that slot,
-// come in (consumer, slot) order, carry this plan's mesh, and each passes redist::check_plan.
+// come in (consumer, slot) order, carry this plan's mesh, and each passes redist::check_plan;
+// fused matmuls name existing ops and collective steps, each step in one of them, only under
+// training.async_tp.
 // Errors (kBadInput) name the field at fault by its path in the plan's document
 // (core::field_error: "field 'redistributions[0].producer': ..."). The checks of a plan read back
 // from a file, field by field, are in plan_check.h.

@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "placement/placement_text.h"
 #include "placement/tensor_spec.h"
+#include "plan/async_tp.h"
 #include "plan/plan_summary.h"
 #include "redist/redist_plan_check.h"
 #include "redist/step_pricer.h"
@@ -369,6 +370,38 @@ core::Status check_read_plan(const Plan& plan) {
   return check_memory(plan.memory);
 }
 
+namespace {
+
+// A fused matmul read back against the one async TP finds and prices in the plan.
+bool same_fused(const FusedMatmul& stored, const FusedMatmul& found) {
+  return stored.kind == found.kind && stored.matmuls == found.matmuls &&
+         stored.collectives == found.collectives && stored.chunks == found.chunks &&
+         stored.chunk_bytes == found.chunk_bytes && same_sum(stored.copy_us, found.copy_us) &&
+         same_sum(stored.fused_us, found.fused_us);
+}
+
+core::Status check_fused_prices(const Plan& plan, const cost::HardwareProfile& profile) {
+  if (plan.training.async_tp != core::AsyncTp::kOn) return {};
+  DTPLAN_TRY(const std::vector<FusedMatmul> found,
+             find_fused_matmuls(plan, profile, "training.async_tp"));
+  if (found.size() != plan.fused_matmuls.size()) {
+    return field_error("fused_matmuls", std::to_string(plan.fused_matmuls.size()) +
+                                            " entries, async TP finds " +
+                                            std::to_string(found.size()) + " in this plan");
+  }
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    if (!same_fused(plan.fused_matmuls[k], found[k])) {
+      return field_error(index_path("fused_matmuls", k),
+                         "is not the fused matmul async TP finds and prices there (" +
+                             std::string(fused_kind_name(found[k].kind)) + ", fused_us " +
+                             std::to_string(found[k].fused_us) + ")");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 core::Status check_plan_prices(const Plan& plan, const cost::HardwareProfile& profile) {
   DTPLAN_TRY(mesh::DeviceMesh built, redist::build_described_mesh(plan.mesh));
   DTPLAN_TRY(redist::MeshContext ctx,
@@ -377,7 +410,7 @@ core::Status check_plan_prices(const Plan& plan, const cost::HardwareProfile& pr
   for (std::size_t r = 0; r < plan.redistributions.size(); ++r) {
     DTPLAN_CHECK(check.check(plan.redistributions[r].plan, index_path("redistributions", r)));
   }
-  return {};
+  return check_fused_prices(plan, profile);
 }
 
 }  // namespace dtplan::plan

@@ -31,7 +31,8 @@
 // are checked for range only (the reader); nothing in simulate or replay derives from them.
 //
 // check_plan_prices re-prices every redistribution from the hardware profile
-// (redist::PriceCheck, redist_plan_check.h).
+// (redist::PriceCheck, redist_plan_check.h) and, under training.async_tp, checks the fused
+// matmuls against those async TP finds and prices in the plan (plan/async_tp.h).
 
 #include <array>
 #include <string_view>

@@ -147,6 +147,39 @@ core::Result<PlanOp> read_op(const JsonReader& r, const Json& j, const std::stri
   return op;
 }
 
+Json fused_json(const FusedMatmul& f) {
+  Json collectives = Json::array();
+  for (const StepRef& c : f.collectives) {
+    collectives.push_back({{"redistribution", c.redistribution}, {"step", c.step}});
+  }
+  return {{"kind", fused_kind_name(f.kind)}, {"matmuls", f.matmuls},
+          {"collectives", std::move(collectives)}, {"chunks", f.chunks},
+          {"chunk_bytes", f.chunk_bytes}, {"copy_us", f.copy_us}, {"fused_us", f.fused_us}};
+}
+
+// One entry of "fused_matmuls" (plan/fused_matmul.h); its prices are checked by
+// check_plan_prices.
+core::Result<FusedMatmul> read_fused(const JsonReader& r, const Json& j, const std::string& path) {
+  FusedMatmul f;
+  DTPLAN_TRY(std::string kind, string_field(r, j, "kind", path));
+  DTPLAN_TRY(f.kind, r.at(parse_fused_kind(kind, "kind"), join_path(path, "kind")));
+  DTPLAN_TRY(f.matmuls, int32_list(r, j, "matmuls", path));
+  const std::string cpath = join_path(path, "collectives");
+  DTPLAN_TRY(const Json* collectives, r.list(j, "collectives", path));
+  for (std::size_t i = 0; i < collectives->size(); ++i) {
+    const std::string at = index_path(cpath, i);
+    StepRef ref;
+    DTPLAN_TRY(ref.redistribution, int32_field(r, (*collectives)[i], "redistribution", at));
+    DTPLAN_TRY(ref.step, int32_field(r, (*collectives)[i], "step", at));
+    f.collectives.push_back(ref);
+  }
+  DTPLAN_TRY(f.chunks, int_field(r, j, "chunks", path));
+  DTPLAN_TRY(f.chunk_bytes, int_field(r, j, "chunk_bytes", path));
+  DTPLAN_TRY(f.copy_us, number_field(r, j, "copy_us", path));
+  DTPLAN_TRY(f.fused_us, number_field(r, j, "fused_us", path));
+  return f;
+}
+
 // "training" (absent in plans written before it: one microbatch, nothing recomputed).
 core::Result<core::TrainingOptions> read_training(const JsonReader& r, const Json& doc) {
   core::TrainingOptions t;
@@ -168,7 +201,12 @@ core::Result<core::TrainingOptions> read_training(const JsonReader& r, const Jso
   if (j->contains("float8")) {
     DTPLAN_TRY(std::string recipe, string_field(r, *j, "float8", "training"));
     DTPLAN_TRY(t.float8, r.at(core::parse_float8_recipe(recipe, "float8"), "training.float8"));
+  }  // "async_tp" (absent in plans written before it: off).
+  if (j->contains("async_tp")) {
+    DTPLAN_TRY(bool on, (field<bool>(r, *j, "async_tp", "training", &JsonReader::boolean)));
+    t.async_tp = on ? core::AsyncTp::kOn : core::AsyncTp::kOff;
   }
+
   return t;
 }
 
@@ -229,7 +267,8 @@ Json plan_summary_json(const Plan& plan) {
                      {"grad_accum", plan.training.grad_accum},
                      {"grad_sync", core::grad_sync_name(plan.training.grad_sync)},
                      {"compile", plan.training.execution == core::Execution::kCompiled},
-                     {"float8", core::float8_recipe_name(plan.training.float8)}};
+                     {"float8", core::float8_recipe_name(plan.training.float8)},
+                     {"async_tp", plan.training.async_tp == core::AsyncTp::kOn}};
   doc["mesh"] = redist::mesh_description_json(plan.mesh);
   doc["nodes"] = plan.ops.size();
   doc["strategies"] = plan.strategies;
@@ -265,6 +304,11 @@ Json plan_json(const Plan& plan) {
     redistributions.push_back(std::move(j));
   }
   doc["redistributions"] = std::move(redistributions);
+  if (plan.training.async_tp == core::AsyncTp::kOn) {
+    Json fused = Json::array();
+    for (const FusedMatmul& f : plan.fused_matmuls) fused.push_back(fused_json(f));
+    doc["fused_matmuls"] = std::move(fused);
+  }
   return doc;
 }
 
@@ -340,6 +384,13 @@ core::Result<Plan> read_plan_json(std::string_view text, std::string_view source
     DTPLAN_TRY(std::int32_t producer, int32_field(r, j, "producer", path));
     DTPLAN_TRY(redist::RedistPlan body, redist::read_plan_body(r, j, path, plan.mesh, ctx));
     plan.redistributions.push_back({consumer, slot, producer, std::move(body)});
+  }
+  if (doc.contains("fused_matmuls")) {
+    DTPLAN_TRY(const Json* fused, r.list(doc, "fused_matmuls", ""));
+    for (std::size_t i = 0; i < fused->size(); ++i) {
+      DTPLAN_TRY(FusedMatmul f, read_fused(r, (*fused)[i], index_path("fused_matmuls", i)));
+      plan.fused_matmuls.push_back(std::move(f));
+    }
   }
   if (auto s = check_plan(plan); !s.ok()) return s.error().with_context(source);
   if (auto s = check_read_plan(plan); !s.ok()) return s.error().with_context(source);

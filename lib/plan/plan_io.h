@@ -6,7 +6,7 @@
 //   {"format": "dtplan-plan", "version": 1,
 //    "model": "llama3-8b", "layers": 32,
 //    "training": {"checkpoint": "selective_op", "grad_accum": 1, "grad_sync": "every_microbatch",
-//                 "compile": false},
+//                 "compile": false, "float8": "none", "async_tp": false},
 //    "mesh": {...as in redist_plan_io.h...},
 //    "nodes": 8152, "strategies": 91234,
 //    "solver": {"name": "exact", "time_s": 0.21, "objective_us": 123.4, "lower_bound_us": 123.4,
@@ -23,7 +23,11 @@
 //             "placements": "S(0),R", "strategy": "...", "options": 8, "compute_us": 0},
 //            ... "schedule": "recompute" (written when not "microbatch", plan.h OpSchedule)],
 //    "redistributions": [{"consumer": 12, "slot": 1, "producer": 4, "tensor": {...},
-//                         "src": ..., "dst": ..., "steps": [...], ...}]}
+//                         "src": ..., "dst": ..., "steps": [...], ...}],
+//    "fused_matmuls": [{"kind": "fused_all_gather_matmul", "matmuls": [45, 49, 53],
+//                       "collectives": [{"redistribution": 3, "step": 0}], "chunks": 2,
+//                       "chunk_bytes": 2048, "copy_us": 0.0055, "fused_us": 42}]}
+//    (fused_matmuls written under training.async_tp only, plan/fused_matmul.h)
 //
 // Reading checks every field (errors name the source and the field path, kBadInput), rebuilds
 // the mesh once, and checks the plan (plan::check_plan) and every field against the others

@@ -11,12 +11,16 @@ namespace dtplan::plan {
 
 CostSummary cost_summary(const Plan& plan) {
   CostSummary c;
+  const FusedIndex fused = index_fused(plan);
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
-    c.compute_us += static_cast<double>(op_runs(plan, i)) * plan.ops[i].compute_us;
+    c.compute_us += static_cast<double>(op_runs(plan, i)) * fused.op_us[i];
   }
-  for (const PlanRedistribution& r : plan.redistributions) {
+  for (std::size_t ri = 0; ri < plan.redistributions.size(); ++ri) {
+    const PlanRedistribution& r = plan.redistributions[ri];
     const auto runs = static_cast<double>(redistribution_runs(plan, r));
-    for (const redist::PlanStep& s : r.plan.steps) {
+    for (std::size_t si = 0; si < r.plan.steps.size(); ++si) {
+      const redist::PlanStep& s = r.plan.steps[si];
+      if (fused.absorbs(ri, si)) continue;
       if (redist::collective_of(s.transform.kind)) {
         c.communication_us += runs * s.cost_us;
       } else {
@@ -32,11 +36,14 @@ std::vector<CollectiveSummary> collective_summary(const Plan& plan) {
   using Key =
       std::tuple<collective::Collective, std::vector<std::int32_t>, std::string, std::int64_t>;
   std::map<Key, CollectiveSummary> rows;
-  for (const PlanRedistribution& r : plan.redistributions) {
+  const FusedIndex fused = index_fused(plan);
+  for (std::size_t ri = 0; ri < plan.redistributions.size(); ++ri) {
+    const PlanRedistribution& r = plan.redistributions[ri];
     const std::int64_t runs = redistribution_runs(plan, r);
-    for (const redist::PlanStep& s : r.plan.steps) {
+    for (std::size_t si = 0; si < r.plan.steps.size(); ++si) {
+      const redist::PlanStep& s = r.plan.steps[si];
       const auto kind = redist::collective_of(s.transform.kind);
-      if (!kind || s.group_size <= 1) continue;
+      if (!kind || s.group_size <= 1 || fused.absorbs(ri, si)) continue;
       Key key{*kind, s.transform.mesh_dims, s.transform.flattened_mesh, s.group_size};
       CollectiveSummary& row = rows[key];
       row.kind = *kind;

@@ -1,12 +1,14 @@
 #pragma once
 // The summaries of a plan::Plan derived from its ops and redistributions, shared by the lowering
 // (lib/strategy) and any reader that edits a plan:
-//   - cost, per training step: compute = Σ op compute_us x its runs; communication = Σ collective
-//     steps (all_gather, reduce_scatter, all_reduce, all_to_all) of every redistribution x its
-//     runs; redistribution = Σ local steps (local_chunk, local_partition) x runs; total = their
-//     sum (nothing overlapped); runs as plan/step_runs.h counts them;
+//   - cost, per training step: compute = Σ op compute_us x its runs (a fused matmul's op: its
+//     share of the fused op's time, plan/fused_matmul.h); communication = Σ collective steps
+//     (all_gather, reduce_scatter, all_reduce, all_to_all) of every redistribution x its runs,
+//     but those a fused matmul absorbs; redistribution = Σ local steps (local_chunk,
+//     local_partition) x runs; total = their sum (nothing overlapped); runs as plan/step_runs.h counts them;
 //   - collectives: steps grouped by (kind, mesh dims, flattened mesh, group size), in that key
-//     order, each run counted; a step on a one-rank group is skipped at runtime and not counted;
+//     order, each run counted; a step on a one-rank group is skipped at runtime and not counted,
+//     nor one a fused matmul absorbs (it runs as peer copies, not as an NCCL collective);
 //   - warnings: every redistribution's warnings, once per (mesh dims, reason), in plan order.
 //
 //   summarize(plan);  // fills plan.cost, plan.collectives, plan.warnings

@@ -11,6 +11,7 @@
 #include "core/min_union_find.h"
 #include "cost/collective_model.h"
 #include "mesh/device_mesh.h"
+#include "plan/fused_matmul.h"
 #include "plan/step_runs.h"
 #include "redist/redist_plan.h"
 
@@ -179,6 +180,7 @@ struct Builder {
   std::vector<Key> keys;
   std::unique_ptr<cost::CollectiveModel> model;
   std::set<std::pair<std::int32_t, std::int32_t>> seen{};  // (consumer, slot) redistributed
+  plan::FusedIndex fused{};  // async TP: ops' fused times, steps run as peer copies
 
   std::int32_t add(Task task, Key key) {
     prog.tasks.push_back(std::move(task));
@@ -309,6 +311,7 @@ core::Result<std::vector<Task>> chain_template(Builder& b, Partitions& partition
                                       std::to_string(part.size));
       }
       if (part.size == 1) continue;  // skipped at runtime
+      if (b.fused.absorbs(r, s)) continue;  // peer copies inside its fused matmul's time
       t.kind = TaskKind::kCollective;
       t.partition = *part_idx;
       t.stream = b.stream_for(part);
@@ -425,7 +428,7 @@ struct Emitter {
         Task t;
         t.name = prefix(m) + op.name + (copy == 1 ? ":recompute" : "");
         t.op = i;
-        t.alone_us = op.compute_us;
+        t.alone_us = b.fused.op_us[static_cast<std::size_t>(i)];
         op_task[static_cast<std::size_t>(copy)][static_cast<std::size_t>(i)] =
             b.add(std::move(t), Key{m, 2 * std::int64_t{at} + copy, i, copy, kOpSub, 0});
       }
@@ -508,6 +511,7 @@ core::Result<StepProgram> build_step_program(const plan::Plan& plan,
                                   std::to_string(plan.mesh.gpus_per_node));
   }
   Builder b{plan, options, {}, {}, nullptr};
+  b.fused = plan::index_fused(plan);
   if (options.hardware) {
     b.model = cost::make_collective_model(*options.hardware, {.kind = cost::ModelKind::kNccl});
   }

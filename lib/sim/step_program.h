@@ -11,7 +11,8 @@
 // Tasks, in issue order (the order of `tasks`, a topological order of every dependency), for
 // each of the plan's microbatches in turn (plan.training.grad_accum; with more than one, task
 // names start "mb<m>."):
-//   - op i (kCompute, stream compute, alone_us = compute_us): after its producers, or after the
+//   - op i (kCompute, stream compute, alone_us = compute_us, or under async TP a fused matmul's
+//     share of its fused op's time, plan/fused_matmul.h): after its producers, or after the
 //     last step of the redistribution on each input slot that has one;
 //   - op i again (name "<op>:recompute") when its schedule is kRecompute: issued after the op
 //     just before its layer's first backward op, or earlier where a backward op or another
@@ -19,7 +20,8 @@
 //     recomputed values; backward ops read the recomputed value;
 //   - each step of a redistribution (consumer c, slot s, producer p), in step order: a
 //     collective on the stream of its mesh dims / flattened mesh (steps on one-rank groups are
-//     skipped, as PyTorch skips them); a local step (chunk, partition) on the stream of the next
+//     skipped, as PyTorch skips them, and so are the steps a fused matmul absorbs: their peer
+//     copies are inside its matmuls' time); a local step (chunk, partition) on the stream of the next
 //     collective of its chain, else the previous one; a chain of local steps only runs on the
 //     compute stream just before its consumer. The chain is issued as soon as p's value exists
 //     (the gradient reduce-scatters overlap the rest of the backward), for a recomputation not

@@ -108,6 +108,7 @@ const std::vector<Row> kFlags = {
     {"plan", "--out", Kind::kText},
     {"plan", "--parallelize", Kind::kText},
     {"plan", "--compare-optimal", Kind::kSwitch},
+    {"plan", "--async-tp", Kind::kSwitch},
     {"plan", "--json", Kind::kSwitch},
     {"plan", "--quiet", Kind::kSwitch},
 

@@ -44,12 +44,12 @@ TEST_CASE("training flags: the plan records the options it prices") {
   const Json j = plan_json("--batch 16 --checkpoint full --grad-accum 4 --no-grad-sync");
   CHECK(j["training"] == Json::parse(R"({"checkpoint": "full", "grad_accum": 4,
                                           "grad_sync": "last_microbatch", "compile": false,
-                                          "float8": "none"})"));
+                                          "float8": "none", "async_tp": false})"));
   // The model file's own: selective_op, one microbatch.
   const Json d = plan_json("");
   CHECK(d["training"] == Json::parse(R"({"checkpoint": "selective_op", "grad_accum": 1,
                                           "grad_sync": "every_microbatch", "compile": false,
-                                          "float8": "none"})"));
+                                          "float8": "none", "async_tp": false})"));
 }
 
 TEST_CASE("training flags: recomputation costs compute and saves memory") {
