@@ -9,6 +9,7 @@ Action setup_mesh(CLI::App& app);
 Action setup_redistribute(CLI::App& app);
 Action setup_plan(CLI::App& app);
 Action setup_simulate(CLI::App& app);
+Action setup_compare(CLI::App& app);
 Action setup_sweep(CLI::App& app);
 Action setup_replay(CLI::App& app);
 Action setup_cost(CLI::App& app);
@@ -25,6 +26,8 @@ const Command kCommands[] = {
     {"plan", "Choose a sharding strategy for every op of a model and price the plan", setup_plan},
     {"simulate", "Replay a plan's collectives on a fake process group, optionally with real data",
      setup_simulate},
+    {"compare", "Plans side by side: step time, memory, collectives and differing placements",
+     setup_compare},
     {"sweep", "Plan every mesh shape of a world size and rank them by simulated step time",
      setup_sweep},
     {"replay", "Run a plan's collectives on MPI, NCCL or the fake group; time and verify them",

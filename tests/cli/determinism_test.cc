@@ -62,6 +62,7 @@ const Run kRuns[] = {
     // `plan` and `sweep` print solver wall times in their text and JSON (timing fields beyond
     // time_s), so they are compared through `simulate` of a written plan instead.
     {"simulate --plan {plan} --json"},
+    {"compare {plan} {plan} --json"},
 };
 
 std::vector<std::string> shipped(const std::string& folder, const std::string& extension) {

@@ -51,6 +51,7 @@ const std::map<std::string, std::string> kCommandBase = {
     {"redistribute", "--mesh 2,2 --names A,B --shape 8,8 --from R,R --to R,R"},
     {"plan", "--model configs/models/llama3-tiny.json --mesh configs/meshes/2x2.json"},
     {"simulate", "--plan tests/data/replay/small_model_plan.json"},
+    {"compare", "tests/data/replay/small_model_plan.json tests/data/replay/small_model_plan.json"},
     {"sweep", "--model configs/models/llama3-tiny.json --world 8"},
     {"replay", "--plan tests/data/replay/small_model_plan.json --backend fake"},
     {"cost", "--collective all_reduce --ranks 8"},
@@ -124,6 +125,8 @@ const std::vector<Row> kFlags = {
     {"simulate", "--no-contention", Kind::kSwitch},
     {"simulate", "--json", Kind::kSwitch},
     {"simulate", "--quiet", Kind::kSwitch},
+
+    {"compare", "--json", Kind::kSwitch},
 
     {"sweep", "--model", Kind::kText},
     {"sweep", "--world", Kind::kInteger},
