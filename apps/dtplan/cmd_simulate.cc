@@ -8,7 +8,8 @@
 // checked field by field as it is read and its steps re-priced from the hardware profile it
 // names (plan_check.h, redist_plan_check.h): a figure the profile does not give is refused.
 //
-//   dtplan simulate --plan plan.json [--ranks N] [--data [--values float|int] [--seed N]] [--json]
+//   dtplan simulate --plan plan.json [--ranks N] [--data [--values float|int] [--seed N]]
+//                   [--trace FILE] [--html FILE] [--json]
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -119,6 +120,12 @@ Json warnings_json(const std::vector<redist::Warning>& warnings) {
 int run_redistribution(const Options& o, const std::string& text) {
   auto plan = redist::read_plan_json(text, o.plan);
   if (!plan.ok()) return report("simulate", plan.error());
+  if (!o.timeline.html.empty()) {
+    return report("simulate", core::Error::bad_input(
+                                  "--html: " + o.plan +
+                                  " is a redistribution plan, which has no step timeline (a "
+                                  "whole-model plan from `dtplan plan --out` has)"));
+  }
   auto options = simulate_options(o, plan->mesh);
   if (!options.ok()) return report("simulate", options.error());
   if (auto s = redist::check_plan_prices(*plan, *options->hardware); !s.ok()) {
@@ -260,6 +267,7 @@ int run_model_plan(const Options& o, const std::string& text) {
     doc["totals"] = std::move(totals);
     doc["timeline"] = timeline_json(*timeline);
     if (!o.timeline.trace.empty()) doc["timeline"]["trace"] = o.timeline.trace;
+    if (!o.timeline.html.empty()) doc["timeline"]["html"] = o.timeline.html;
     if (rate) doc["throughput"] = throughput_json(*rate);
     doc["memory"] = plan::memory_json(plan->memory);
     doc["warnings"] = warnings_json(plan->warnings);
@@ -307,6 +315,7 @@ int run_model_plan(const Options& o, const std::string& text) {
   if (rate) out += throughput_text(*rate);
   out += memory_text(plan->memory);
   if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
+  if (!o.timeline.html.empty()) out += "# html written to " + o.timeline.html + "\n";
   out += warning_lines(plan->mesh, plan->warnings);
   print_text(out);
   return 0;

@@ -5,13 +5,19 @@
 //                [--memory-limit 80GiB|none] [--layers N] [--batch N] [--seq-len N]
 //                [--checkpoint none|selective_op|full] [--grad-accum N] [--no-grad-sync]
 //                [--threads N] [--time-limit S]
-//                [--gap G] [--no-flatten] [--csv F] [--html F] [--json]
+//                [--gap G] [--no-flatten] [--csv F] [--html F] [--plans DIR] [--json]
 //
 // --gap (default 1e-4): each mesh's exact solve may stop once its plan is proven within 0.01% of
 // that mesh's optimum (the step simulator that ranks the meshes is far coarser than that); such
 // rows say how far above the lower bound they stopped. --gap 0 proves every optimum.
+//
+// --plans DIR (created if missing) gets every usable mesh's plan, as `dtplan plan --out` writes
+// it, named by sweep::plan_file_name ("8x8_dp-tp.json"), each written whole or not at all as it
+// is made; with --html the report links each usable mesh to its file, relative to the page.
 
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,10 +34,12 @@
 #include "hardware_arg.h"
 #include "number_arg.h"
 #include "output.h"
+#include "plan/plan_io.h"
 #include "progress_bar.h"
 #include "solve/solver.h"
 #include "sweep/mesh_candidates.h"
 #include "sweep/model_evaluator.h"
+#include "sweep/plan_files.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_csv.h"
 #include "sweep/sweep_html.h"
@@ -57,6 +65,7 @@ struct Options {
   bool no_flatten = false;
   std::string csv;
   std::string html;
+  std::string plans;
   bool json = false;
   bool quiet = false;
 };
@@ -66,7 +75,45 @@ struct Request {
   std::vector<sweep::MeshCandidate> candidates;
   std::unique_ptr<sweep::MeshEvaluator> evaluator;
   std::int32_t threads = 0;
+  std::shared_ptr<std::atomic<std::int64_t>> plans_written =
+      std::make_shared<std::atomic<std::int64_t>>(0);
 };
+
+// --plans: writes each plan that fits the memory limit (a usable mesh's) to DIR/<file name>.
+sweep::PlanSink plan_writer(const std::string& dir, std::int64_t memory_limit_bytes,
+                            std::shared_ptr<std::atomic<std::int64_t>> written) {
+  return [dir, memory_limit_bytes, written](const sweep::MeshCandidate& c,
+                                            const plan::Plan& plan) -> core::Status {
+    if (memory_limit_bytes > 0 && plan.memory.peak_bytes_per_rank > memory_limit_bytes) {
+      return core::Status{};
+    }
+    const std::string path = (std::filesystem::path(dir) / sweep::plan_file_name(c)).string();
+    DTPLAN_CHECK(core::write_output_file(path, plan::plan_to_json(plan), "--plans"));
+    ++*written;
+    return core::Status{};
+  };
+}
+
+// Creates --plans DIR (and its parents) unless it is a directory already.
+core::Status make_plans_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) {
+    return core::Error::bad_input("--plans " + dir + ": " +
+                                  (ec ? ec.message() : std::string("not a directory")));
+  }
+  return core::Status{};
+}
+
+// The plan directory as the page at `html` links to it ("plans", "../out/plans").
+std::string plans_href(const std::string& html, const std::string& plans) {
+  namespace fs = std::filesystem;
+  const fs::path page_dir = fs::absolute(html).lexically_normal().parent_path();
+  const fs::path rel = fs::absolute(plans).lexically_normal().lexically_relative(page_dir);
+  std::string href = rel.generic_string();
+  while (href.size() > 1 && href.back() == '/') href.pop_back();
+  return href.empty() ? "." : href;
+}
 
 core::Result<std::int64_t> positive(const std::string& text, const std::string& flag) {
   DTPLAN_TRY(std::int64_t v, core::parse_int(text, flag));
@@ -140,8 +187,10 @@ core::Result<Request> read_request(const Options& o) {
   eo.time_limit_s = o.time_limit_s;
   DTPLAN_CHECK(solve::check_relative_gap(o.gap, "--gap"));
   eo.relative_gap = o.gap;
+  sweep::PlanSink sink;
+  if (!o.plans.empty()) sink = plan_writer(o.plans, s.memory_limit_bytes, r.plans_written);
   r.evaluator = sweep::make_model_evaluator(std::make_shared<const graph::Model>(std::move(model)),
-                                            profile, eo);
+                                            profile, eo, std::move(sink));
   s.evaluator = r.evaluator->description();
   return r;
 }
@@ -192,6 +241,9 @@ int run(const Options& o) {
   auto request = read_request(o);
   if (!request.ok()) return report("sweep", request.error());
   Request& q = *request;
+  if (!o.plans.empty()) {
+    if (auto made = make_plans_dir(o.plans); !made.ok()) return report("sweep", made.error());
+  }
   ProgressBar bar(ProgressBar::wanted(o.json, o.quiet), "sweep");
   sweep::SweepOptions so;
   so.threads = q.threads;
@@ -206,13 +258,19 @@ int run(const Options& o) {
     if (!w.ok()) return report("sweep", w.error());
   }
   if (!o.html.empty()) {
-    auto w = core::write_output_file(o.html, sweep::sweep_html(*result), "--html");
+    sweep::SweepHtmlOptions ho;
+    if (!o.plans.empty()) ho.plans_href = plans_href(o.html, o.plans);
+    auto w = core::write_output_file(o.html, sweep::sweep_html(*result, ho), "--html");
     if (!w.ok()) return report("sweep", w.error());
   }
   if (o.json) {
     print_json(sweep::sweep_json(*result));
   } else {
     print_table(*result);
+    if (!o.plans.empty()) {
+      print_text("# plans: " + std::to_string(q.plans_written->load()) + " files in " + o.plans +
+                 "\n");
+    }
   }
   return 0;
 }
@@ -248,6 +306,10 @@ Action setup_sweep(CLI::App& app) {
                "Create no flattened meshes (default: the data-parallel dims and the whole mesh)");
   app.add_option("--csv", o->csv, "Also write the ranking as CSV to this file");
   app.add_option("--html", o->html, "Also write a self-contained HTML report with charts");
+  app.add_option("--plans", o->plans,
+                 "Directory for each usable mesh's plan (as plan --out), created if missing; the "
+                 "--html report links to them")
+      ->type_name("DIR");
   add_json_flag(app, o->json);
   add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };

@@ -10,6 +10,7 @@
 #include "number_arg.h"
 #include "output.h"
 #include "sim/chrome_trace_io.h"
+#include "sim/timeline_html.h"
 
 namespace dtplan::cli {
 
@@ -32,6 +33,10 @@ const sim::RankSummary& critical_summary(const sim::Timeline& tl) {
 
 void add_timeline_flags(CLI::App& app, TimelineFlags& flags) {
   app.add_option("--trace", flags.trace, "Write the step timeline as a Chrome/Perfetto trace")
+      ->type_name("FILE");
+  app.add_option("--html", flags.html,
+                 "Write the critical rank's step as a self-contained HTML page (Gantt chart, "
+                 "busy time per stream, exposed communication by collective)")
       ->type_name("FILE");
   app.add_flag("--all-ranks", flags.all_ranks, "Put every rank in the trace");
   app.add_option("--trace-ranks", flags.trace_ranks,
@@ -167,6 +172,9 @@ core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineF
   DTPLAN_TRY(sim::Timeline tl, sim::simulate_step(plan, options));
   if (!flags.trace.empty()) {
     DTPLAN_CHECK(core::write_output_file(flags.trace, sim::chrome_trace_json(tl), "--trace"));
+  }
+  if (!flags.html.empty()) {
+    DTPLAN_CHECK(core::write_output_file(flags.html, sim::timeline_html(tl, plan.model), "--html"));
   }
   return tl;
 }

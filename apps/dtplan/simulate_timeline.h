@@ -2,7 +2,7 @@
 // The step-timeline part of `dtplan simulate` (the command itself lives in cmd_simulate.cc):
 // its flags, and a report of sim::simulate_step for a plan: the step summary, the per-stream
 // busy table of the critical rank, the communication on the critical path, and the
-// Chrome/Perfetto trace with --trace.
+// Chrome/Perfetto trace with --trace, the HTML page with --html.
 //
 //   TimelineFlags flags;                 // in the command's Options
 //   add_timeline_flags(app, flags);      // --trace FILE --all-ranks --trace-ranks N
@@ -32,6 +32,7 @@ namespace dtplan::cli {
 
 struct TimelineFlags {
   std::string trace;             // --trace FILE: write the Chrome/Perfetto trace there
+  std::string html;              // --html FILE: write the step as an HTML page (timeline_html.h)
   bool all_ranks = false;        // --all-ranks: every rank in the trace
   std::int32_t trace_ranks = 4;  // --trace-ranks N: representative rank classes in the trace
   std::int32_t prefetch = 1;     // --prefetch N: all-gather prefetch depth in blocks, -1 = any
@@ -70,7 +71,8 @@ std::string throughput_text(const sim::Throughput& rate);
 // activations ..." (the plan's memory model: a lower bound on what the allocator reserves).
 std::string memory_text(const plan::MemorySummary& memory);
 
-// Simulates `plan` and writes --trace if asked (errors name --trace or the plan's field).
+// Simulates `plan` and writes --trace and --html if asked (errors name the flag or the plan's
+// field).
 core::Result<sim::Timeline> run_timeline(const plan::Plan& plan, const TimelineFlags& flags);
 
 }  // namespace dtplan::cli

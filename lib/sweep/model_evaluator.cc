@@ -10,7 +10,8 @@ namespace dtplan::sweep {
 
 std::unique_ptr<MeshEvaluator> make_model_evaluator(std::shared_ptr<const graph::Model> model,
                                                     const cost::HardwareProfile& profile,
-                                                    const ModelEvaluatorOptions& options) {
+                                                    const ModelEvaluatorOptions& options,
+                                                    PlanSink on_plan) {
   auto shared_profile = std::make_shared<const cost::HardwareProfile>(profile);
   strategy::ModelPlanOptions plan_options;
   plan_options.solver = "exact";
@@ -30,6 +31,7 @@ std::unique_ptr<MeshEvaluator> make_model_evaluator(std::shared_ptr<const graph:
   eo.timeline.hardware = profile;
   eo.planner = "exact solver";
   eo.relative_gap = options.relative_gap;
+  eo.on_plan = std::move(on_plan);
   return std::make_unique<PlanEvaluator>(std::move(plan), std::move(eo));
 }
 

@@ -39,9 +39,11 @@ struct ModelEvaluatorOptions {
 
 // @pre model outlives nothing: it is shared with the evaluator, which may be used from several
 //   threads at once (planning reads the graph only).
+// `on_plan` is told every plan made (PlanEvaluatorOptions::on_plan).
 std::unique_ptr<MeshEvaluator> make_model_evaluator(std::shared_ptr<const graph::Model> model,
                                                     const cost::HardwareProfile& profile,
-                                                    const ModelEvaluatorOptions& options);
+                                                    const ModelEvaluatorOptions& options,
+                                                    PlanSink on_plan = {});
 
 // The model's layer count: the builder configuration's n_layers, else the number of distinct
 // layer ids of its graph's nodes.

@@ -64,6 +64,7 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
 
 core::Result<MeshEvaluation> PlanEvaluator::evaluate(const MeshCandidate& candidate) const {
   DTPLAN_TRY(plan::Plan plan, plan_(candidate));
+  if (options_.on_plan) DTPLAN_CHECK(options_.on_plan(candidate, plan));
   return evaluate_plan(plan, options_);
 }
 

@@ -26,6 +26,10 @@ namespace dtplan::sweep {
 // Plans the model on one candidate; called concurrently (must be safe to).
 using PlanFunction = std::function<core::Result<plan::Plan>(const MeshCandidate&)>;
 
+// Told each plan as soon as it exists (`dtplan sweep --plans` writes it to a file); called
+// concurrently for different candidates (must be safe to). An error stops the sweep.
+using PlanSink = std::function<core::Status(const MeshCandidate&, const plan::Plan&)>;
+
 enum class StepModel : std::uint8_t { kSimulate, kPlanTotal };
 
 struct PlanEvaluatorOptions {
@@ -33,6 +37,7 @@ struct PlanEvaluatorOptions {
   sim::TimelineOptions timeline{};      // for kSimulate (hardware: the profile in use)
   std::string planner{"exact solver"};  // names the plan function in description()
   double relative_gap = 0;              // the exact solver's (solve::SolveOptions), for notes
+  PlanSink on_plan{};                   // none: plans are dropped once evaluated
 };
 
 // The sweep figures of one plan under `options` (see above).

@@ -2,8 +2,14 @@
 
 #include "core/strings.h"
 #include "core/units.h"
+#include "sweep/pareto.h"
+#include "sweep/plan_files.h"
 
 namespace dtplan::sweep {
+
+using report::BarChart;
+using report::BarRow;
+using report::xml_escape;
 
 namespace {
 
@@ -27,6 +33,9 @@ table.results{border-collapse:collapse;font-size:12px}
 table.results th,table.results td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:right}
 table.results td.text,table.results th.text{text-align:left}
 tr.unusable td{color:#999}
+.usable{fill:#4e79a7}.over{fill:#e15759}.chart .point{stroke:#fff;stroke-width:1}
+.chart .on-front{stroke:#222;stroke-width:2}.chart .front{fill:none;stroke:#222;stroke-width:1.5}
+.chart .point-label{font-size:11px}
 .note{font-size:12px;color:#555})";
 
 std::string setup_table(const SweepResult& r) {
@@ -50,7 +59,7 @@ std::string setup_table(const SweepResult& r) {
   return out + "</table>";
 }
 
-std::string results_table(const SweepResult& r) {
+std::string results_table(const SweepResult& r, const SweepHtmlOptions& options) {
   std::string out =
       "<table id=\"results\" class=\"results\"><thead><tr><th>rank</th><th "
       "class=\"text\">mesh</th><th>step (ms)</th><th>compute (ms)</th><th>exposed comm "
@@ -66,9 +75,12 @@ std::string results_table(const SweepResult& r) {
     const auto cell = [](double us) {
       return "<td>" + core::format_fixed(us / 1000.0, 3) + "</td>";
     };
+    const std::string href = plan_href(row, options);
+    const std::string mesh = href.empty() ? xml_escape(row_label(row))
+                                          : "<a href=\"" + xml_escape(href) + "\">" +
+                                                xml_escape(row_label(row)) + "</a>";
     out += std::string("<tr") + (row.usable() ? "" : " class=\"unusable\"") + "><td>" +
-           std::to_string(i + 1) + "</td><td class=\"text\">" + xml_escape(row_label(row)) +
-           "</td>" + cell(e.step_time_us) + cell(e.compute_us) + cell(e.exposed_us) +
+           std::to_string(i + 1) + "</td><td class=\"text\">" + mesh + "</td>" + cell(e.step_time_us) + cell(e.compute_us) + cell(e.exposed_us) +
            cell(e.communication_us) + "<td>" +
            core::format_fixed(static_cast<double>(e.memory_bytes_per_rank) / kGiB, 2) +
            "</td><td class=\"text\">" + status + "</td><td class=\"text\">" + xml_escape(e.note) +
@@ -128,22 +140,61 @@ BarChart memory_chart(const SweepResult& result) {
   return c;
 }
 
-std::string sweep_html(const SweepResult& result) {
+std::string plan_href(const SweepRow& row, const SweepHtmlOptions& options) {
+  if (options.plans_href.empty() || !row.usable()) return "";
+  return options.plans_href + "/" + plan_file_name(row.mesh);
+}
+
+report::ScatterChart pareto_chart(const SweepResult& result, const SweepHtmlOptions& options) {
+  report::ScatterChart c{.id = "pareto-chart",
+                         .title = "Step time vs peak memory per rank (line: the Pareto front)",
+                         .x_unit = "ms per step",
+                         .y_unit = "GiB per rank",
+                         .legend = {{"usable", "fits the memory limit"},
+                                    {"over", "over the limit"}}};
+  if (result.setup.memory_limit_bytes > 0) {
+    c.limit = static_cast<double>(result.setup.memory_limit_bytes) / kGiB;
+    c.limit_label = "limit " + gib(result.setup.memory_limit_bytes);
+  }
+  std::vector<ParetoPoint> usable;
+  std::vector<std::int32_t> usable_point;  // usable[k] is points[usable_point[k]]
+  for (const SweepRow& row : result.rows) {
+    const MeshEvaluation& e = row.evaluation;
+    if (!e.feasible) continue;
+    if (row.usable()) {
+      usable.push_back({e.step_time_us, e.memory_bytes_per_rank});
+      usable_point.push_back(static_cast<std::int32_t>(c.points.size()));
+    }
+    c.points.push_back({.x = e.step_time_us / 1000.0,
+                        .y = static_cast<double>(e.memory_bytes_per_rank) / kGiB,
+                        .css_class = row.usable() ? "usable" : "over",
+                        .label = shape_label(row.mesh.shape),
+                        .title = row_label(row) + ": " + ms(e.step_time_us) + ", " +
+                                 gib(e.memory_bytes_per_rank),
+                        .href = plan_href(row, options)});
+  }
+  for (std::int32_t k : pareto_front(usable)) {
+    c.front.push_back(usable_point[static_cast<std::size_t>(k)]);
+  }
+  return c;
+}
+
+std::string sweep_html(const SweepResult& result, const SweepHtmlOptions& options) {
   const SweepSetup& s = result.setup;
   const std::string title =
       "dtplan sweep: " + s.model + " on " + std::to_string(s.world) + " ranks";
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>" +
-                    xml_escape(title) + "</title><style>" + kStyle + "</style></head><body>";
+  std::string out = report::html_head(title, kStyle);
   out += "<h1>" + xml_escape(title) + "</h1>";
   out += setup_table(result);
   out +=
       "<p class=\"note\">Ranked by the written rule: meshes with a plan that fits the memory "
       "limit first, then over the limit, then infeasible; within each, by step time, then "
       "memory per rank, then shape.</p>";
-  out += "<h2>Step time</h2>" + render_bar_chart(step_time_chart(result));
-  out += "<h2>Memory per rank</h2>" + render_bar_chart(memory_chart(result));
-  out += "<h2>Results</h2>" + results_table(result);
-  out += "</body></html>\n";
+  out += "<h2>Step time</h2>" + report::render_bar_chart(step_time_chart(result));
+  out += "<h2>Memory per rank</h2>" + report::render_bar_chart(memory_chart(result));
+  out += "<h2>Step time vs memory</h2>" + report::render_scatter_chart(pareto_chart(result, options));
+  out += "<h2>Results</h2>" + results_table(result, options);
+  out += report::html_tail();
   return out;
 }
 

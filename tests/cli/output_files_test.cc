@@ -35,6 +35,7 @@ const std::vector<OutputFlag>& output_flags() {
       {"plan", "--out",
        "plan --model tests/data/fx_export_sample.json --mesh configs/meshes/2x2.json --threads 1"},
       {"simulate", "--trace", "simulate --plan tests/data/replay/small_model_plan.json"},
+      {"simulate", "--html", "simulate --plan tests/data/replay/small_model_plan.json"},
       {"sweep", "--csv", "sweep --model tests/data/fx_export_sample.json --world 32 --threads 1"},
       {"sweep", "--html", "sweep --model tests/data/fx_export_sample.json --world 32 --threads 1"},
       {"replay", "--out",

@@ -5,12 +5,14 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "plan/plan_io.h"
 #include "support/cli.h"
 #include "support/plan_support.h"
+#include "support/xml_check.h"
 
 namespace dtplan::testing {
 namespace {
@@ -95,6 +97,37 @@ TEST_CASE("simulate: throughput and MFU of a model plan, as torchtitan counts th
   CHECK(t["mfu"].get<double>() ==
         doctest::Approx(t["model_flops_per_token"].get<double>() *
                         t["tokens_per_s_per_gpu"].get<double>() / 989.4e12));
+}
+
+TEST_CASE("simulate --html: the step page accounts for every task of the timeline") {
+  TempFile plan(plan::plan_to_json(small_model_plan()), "html_model");
+  const std::string html = "/tmp/dtplan_simulate_test_" + std::to_string(::getpid()) + ".html";
+  const Json j = Json::parse(cli_output("simulate --plan " + plan.path + " --html " + html +
+                                        " --json"));
+  CHECK(j["timeline"]["html"] == html);
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(html.c_str());
+  const auto elements = parse_xml(page);
+  REQUIRE(elements.ok());
+  std::int64_t tasks = 0;
+  int critical = 0;
+  for (const XmlElement& e : *elements) {
+    if (e.name != "rect" || !e.attr("class").starts_with("task ")) continue;
+    tasks += std::stoll(e.attr("data-n"));
+    critical += e.attr("class").ends_with(" critical");
+  }
+  CHECK(tasks == j["timeline"]["tasks"].get<std::int64_t>());
+  CHECK(critical == static_cast<int>(j["timeline"]["critical_path"].size()));
+  CHECK(page.find("id=\"busy-chart\"") != std::string::npos);
+  // A redistribution plan has no step timeline; an unwritable path is a one-line error.
+  TempFile redist(cli_output(kRedistribute), "html_redist");
+  CHECK(cli_failure("simulate --plan " + redist.path + " --html " + html, 2) ==
+        "dtplan simulate: error: --html: " + redist.path +
+            " is a redistribution plan, which has no step timeline (a whole-model plan from "
+            "`dtplan plan --out` has)\n");
+  CHECK(cli_failure("simulate --plan " + plan.path + " --html /nonexistent/dir/x.html", 2)
+            .starts_with("dtplan simulate: error: --html /nonexistent/dir/x.html: "));
 }
 
 TEST_CASE("simulate: errors") {

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -100,6 +101,56 @@ TEST_CASE("sweep cli: table, CSV and HTML agree on the ranking") {
   CHECK(parse_xml(page).ok());
   CHECK(page.find("id=\"step-time-chart\"") != std::string::npos);
   CHECK(page.find("id=\"memory-chart\"") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sweep cli: --plans writes each usable mesh's plan, compare reads them, html links") {
+  const auto dir = std::filesystem::temp_directory_path() / "dtplan_sweep_plans_cli";
+  std::filesystem::remove_all(dir);
+  const std::string plans = (dir / "out" / "plans").string();
+  const std::string html = (dir / "s.html").string();
+  std::filesystem::create_directories(dir);
+  const Json doc =
+      Json::parse(cli_output(kTiny + " --json --plans '" + plans + "' --html '" + html + "'"));
+  std::vector<std::string> expected;
+  for (const Json& r : doc["results"]) {
+    if (!r["feasible"].get<bool>() || !r["fits_memory"].get<bool>()) continue;
+    std::string shape, names;
+    for (const Json& d : r["shape"]) shape += (shape.empty() ? "" : "x") + d.dump();
+    for (const Json& n : r["names"]) names += (names.empty() ? "" : "-") + n.get<std::string>();
+    expected.push_back(shape + "_" + names + ".json");
+  }
+  REQUIRE(expected.size() >= 2);
+  std::vector<std::string> written;
+  for (const auto& e : std::filesystem::directory_iterator(plans)) {
+    written.push_back(e.path().filename().string());
+  }
+  std::sort(written.begin(), written.end());
+  std::vector<std::string> sorted = expected;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(written == sorted);
+  // The files are plans: compare puts two of them side by side.
+  const Json cmp = Json::parse(cli_output("compare '" + plans + "/" + expected[0] + "' '" + plans +
+                                          "/" + expected[1] + "' --json"));
+  CHECK(cmp.dump().find("step") != std::string::npos);
+  // The same step time as the sweep's figure for the best mesh.
+  const Json sim = Json::parse(cli_output("simulate --plan '" + plans + "/" + expected[0] +
+                                          "' --json"));
+  CHECK(sim["timeline"]["step_time_us"].get<double>() ==
+        doctest::Approx(doc["results"][0]["step_time_us"].get<double>()));
+  // The report links each usable mesh, relative to the page.
+  const std::string page = ok(core::read_text_file(html, "html"));
+  CHECK(parse_xml(page).ok());
+  for (const std::string& name : expected) {
+    CHECK(page.find("<a href=\"out/plans/" + name + "\">") != std::string::npos);
+  }
+  // Same bytes on a second run.
+  const std::string first = ok(core::read_text_file(plans + "/" + expected[0], "plan"));
+  cli_output(kTiny + " --json --plans '" + plans + "'");
+  CHECK(ok(core::read_text_file(plans + "/" + expected[0], "plan")) == first);
+  // A file where the directory should be.
+  CHECK(cli_failure(kTiny + " --plans '" + html + "'", 2)
+            .starts_with("dtplan sweep: error: --plans " + html + ": "));
   std::filesystem::remove_all(dir);
 }
 

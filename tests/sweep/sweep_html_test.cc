@@ -14,6 +14,7 @@ namespace {
 
 using testing::kGiB;
 using testing::ok;
+using report::BarChart;
 
 SweepResult sample(std::int64_t limit) {
   testing::FakeEvaluator fake;
@@ -39,7 +40,7 @@ std::map<std::string, std::vector<testing::XmlElement>> by_chart(
   return out;
 }
 
-TEST_CASE("sweep html: a well-formed, self-contained page with the two charts and the table") {
+TEST_CASE("sweep html: a well-formed, self-contained page with the three charts and the table") {
   const SweepResult r = sample(10 * kGiB);
   const std::string page = sweep_html(r);
   CHECK(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
@@ -51,7 +52,8 @@ TEST_CASE("sweep html: a well-formed, self-contained page with the two charts an
   CHECK(page.find("<img") == std::string::npos);
   CHECK(page.find("url(") == std::string::npos);
   const auto charts = by_chart(elements);
-  REQUIRE(charts.size() == 2);
+  REQUIRE(charts.size() == 3);
+  REQUIRE(charts.count("pareto-chart") == 1);
   REQUIRE(charts.count("step-time-chart") == 1);
   REQUIRE(charts.count("memory-chart") == 1);
 
@@ -88,6 +90,39 @@ TEST_CASE("sweep html: a well-formed, self-contained page with the two charts an
   CHECK(page.find("needs &lt;more&gt; &amp; better") != std::string::npos);
   CHECK(page.find("fake&lt;model&gt;") != std::string::npos);
   CHECK(page == sweep_html(sample(10 * kGiB)));
+}
+
+TEST_CASE("sweep html: the scatter has every feasible mesh, the front of the usable ones") {
+  const SweepResult r = sample(10 * kGiB);
+  const report::ScatterChart c = pareto_chart(r, {});
+  // Ranked: (8,2) 8 GiB fits, (16) 4 GiB fits, (2,8) 32 GiB over, (4,4) infeasible.
+  REQUIRE(c.points.size() == 3);
+  CHECK(c.points[0].css_class == "usable");
+  CHECK(c.points[1].css_class == "usable");
+  CHECK(c.points[2].css_class == "over");
+  CHECK(c.points[0].y == 8.0);
+  CHECK(c.points[0].x == doctest::Approx(r.rows[0].evaluation.step_time_us / 1000.0));
+  // (8,2) is faster, (16) smaller: neither dominates; (2,8) is over the limit, off the front.
+  CHECK(c.front == std::vector<std::int32_t>{0, 1});
+  CHECK(c.limit == 10.0);
+  CHECK(c.points[0].href.empty());
+
+  const std::string page = sweep_html(r, {.plans_href = "../p lans"});
+  const auto charts = by_chart(ok(testing::parse_xml(page)));
+  int circles = 0, links = 0;
+  for (const auto& e : charts.at("pareto-chart")) {
+    circles += e.name == "circle";
+    if (e.name == "a") {
+      ++links;
+      CHECK(e.attr("href").starts_with("../p lans/"));
+    }
+  }
+  CHECK(circles == 3);
+  CHECK(links == 2);  // the usable meshes only
+  CHECK(page.find("<a href=\"../p lans/8x2_dp-tp.json\">8x2 (dp,tp)</a>") != std::string::npos);
+  CHECK(page.find("16_dp.json") != std::string::npos);
+  CHECK(page.find("2x8_dp-tp.json") == std::string::npos);  // over the limit: no plan file
+  CHECK(plan_href(r.rows[2], {.plans_href = "x"}).empty());
 }
 
 TEST_CASE("sweep html: no limit line without a memory limit") {

@@ -1,5 +1,5 @@
 #pragma once
-// Horizontal (stacked) bar charts as inline SVG, for the sweep's HTML report: one row per item,
+// Horizontal (stacked) bar charts as inline SVG (sweep and simulate HTML reports): one row per item,
 // a label on the left, the segments of its bar left to right, an annotation on the right, an x
 // axis with round ticks (1, 2 or 5 x 10^k), a legend, and optionally a dashed limit line. Pure
 // string output, every coordinate printed with one decimal, so the same chart gives the same
@@ -13,10 +13,11 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-namespace dtplan::sweep {
+#include "report/svg.h"
+
+namespace dtplan::report {
 
 struct BarSegment {
   double value = 0;       // >= 0, in the chart's unit
@@ -30,12 +31,6 @@ struct BarRow {
   std::vector<BarSegment> segments;  // empty: no bar (the annotation says why)
   std::string annotation;
   bool operator==(const BarRow&) const = default;
-};
-
-struct LegendEntry {
-  std::string css_class;
-  std::string name;
-  bool operator==(const LegendEntry&) const = default;
 };
 
 struct BarChart {
@@ -52,11 +47,4 @@ struct BarChart {
 // The <svg> element of the chart (no XML prolog, no namespace needed inline in HTML).
 std::string render_bar_chart(const BarChart& chart);
 
-// The smallest 1, 2 or 5 x 10^k that is >= value (value <= 0: 1).
-// @post result >= value; nice_ceiling(3) == 5, nice_ceiling(120) == 200, nice_ceiling(0.3) == 0.5.
-double nice_ceiling(double value);
-
-// Escapes &, <, >, " and ' for text and attribute values.
-std::string xml_escape(std::string_view text);
-
-}  // namespace dtplan::sweep
+}  // namespace dtplan::report
