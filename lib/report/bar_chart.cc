@@ -3,40 +3,32 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "report/row_frame.h"
 
 namespace dtplan::report {
 
 namespace {
 
-// Geometry, in SVG user units (pixels).
-constexpr double kWidth = 960;
-constexpr double kLabelWidth = 190;  // row labels, right-aligned at kLabelWidth - 8
-constexpr double kAnnotationWidth = 170;
-constexpr double kTop = 68;  // title and legend above the rows
-constexpr double kRowHeight = 22;
-constexpr double kBarHeight = 14;
-constexpr double kBottom = 40;  // x axis ticks and unit
-constexpr int kTicks = 5;
+// Geometry, in SVG user units (pixels): the frame's defaults.
+constexpr RowFrame kFrame{};
 
 std::string num(double v) { return svg_number(v); }
 
-double plot_width() { return kWidth - kLabelWidth - kAnnotationWidth; }
-
-void row(std::string& out, const BarRow& r, double y, double axis_max) {
-  const double bar_y = y + (kRowHeight - kBarHeight) / 2;
-  out += "<g class=\"row\"><text class=\"label\" x=\"" + num(kLabelWidth - 8) + "\" y=\"" +
-         num(y + kRowHeight / 2 + 4) + "\" text-anchor=\"end\">" + xml_escape(r.label) + "</text>";
-  double x = kLabelWidth;
+void row(std::string& out, const BarRow& r, std::size_t i, double axis_max) {
+  out += open_row(kFrame, i, "row", r.label);
+  double x = kFrame.label_width;
   for (const BarSegment& s : r.segments) {
-    const double w = std::max(0.0, s.value) / axis_max * plot_width();
+    const double w = std::max(0.0, s.value) / axis_max * kFrame.plot_width();
     out += "<rect class=\"bar " + xml_escape(s.css_class) + "\" x=\"" + num(x) + "\" y=\"" +
-           num(bar_y) + "\" width=\"" + num(w) + "\" height=\"" + num(kBarHeight) + "\"><title>" +
+           num(kFrame.bar_y(i)) + "\" width=\"" + num(w) + "\" height=\"" + num(kFrame.bar_height) +
+           "\"><title>" +
            xml_escape(r.label + ": " + s.name + " " + core::format_fixed(s.value, 3)) +
            "</title></rect>";
     x += w;
   }
-  out += "<text class=\"annotation\" x=\"" + num(x + 6) + "\" y=\"" + num(y + kRowHeight / 2 + 4) +
-         "\">" + xml_escape(r.annotation) + "</text></g>";
+  out += "<text class=\"annotation\" x=\"" + num(x + 6) + "\" y=\"" +
+         num(kFrame.row_y(i) + kFrame.row_height / 2 + 4) + "\">" + xml_escape(r.annotation) +
+         "</text></g>";
 }
 
 }  // namespace
@@ -49,28 +41,17 @@ std::string render_bar_chart(const BarChart& chart) {
     max_value = std::max(max_value, total);
   }
   const double axis_max = nice_ceiling(max_value);
-  const double rows_height =
-      kRowHeight * static_cast<double>(std::max<std::size_t>(chart.rows.size(), 1));
-  const double height = kTop + rows_height + kBottom;
-  const double axis_y = kTop + rows_height;
-
-  std::string out = svg_open(chart.id, kWidth, height, chart.title, kLabelWidth);
-  out += svg_legend(chart.legend, kLabelWidth, 30);
-  out += svg_x_axis({.left = kLabelWidth,
-                     .width = plot_width(),
-                     .top = kTop,
-                     .bottom = axis_y,
-                     .max = axis_max,
-                     .ticks = kTicks,
-                     .unit = chart.unit});
-  for (std::size_t i = 0; i < chart.rows.size(); ++i) {
-    row(out, chart.rows[i], kTop + kRowHeight * static_cast<double>(i), axis_max);
-  }
+  const double axis_y = kFrame.axis_y(chart.rows.size());
+  std::string out = open_row_chart(
+      kFrame, chart.rows.size(),
+      {.id = chart.id, .title = chart.title, .legend = &chart.legend, .unit = chart.unit},
+      axis_max);
+  for (std::size_t i = 0; i < chart.rows.size(); ++i) row(out, chart.rows[i], i, axis_max);
   if (chart.limit) {
-    const double x = kLabelWidth + *chart.limit / axis_max * plot_width();
-    out += "<line class=\"limit\" x1=\"" + num(x) + "\" y1=\"" + num(kTop - 4) + "\" x2=\"" +
+    const double x = kFrame.label_width + *chart.limit / axis_max * kFrame.plot_width();
+    out += "<line class=\"limit\" x1=\"" + num(x) + "\" y1=\"" + num(kFrame.top - 4) + "\" x2=\"" +
            num(x) + "\" y2=\"" + num(axis_y) + "\"/>";
-    out += "<text class=\"limit-label\" x=\"" + num(x) + "\" y=\"" + num(kTop - 6) +
+    out += "<text class=\"limit-label\" x=\"" + num(x) + "\" y=\"" + num(kFrame.top - 6) +
            "\" text-anchor=\"middle\">" + xml_escape(chart.limit_label) + "</text>";
   }
   out += "</svg>";

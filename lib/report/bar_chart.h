@@ -1,7 +1,7 @@
 #pragma once
-// Horizontal (stacked) bar charts as inline SVG (sweep and simulate HTML reports): one row per item,
-// a label on the left, the segments of its bar left to right, an annotation on the right, an x
-// axis with round ticks (1, 2 or 5 x 10^k), a legend, and optionally a dashed limit line. Pure
+// Horizontal (stacked) bar charts as inline SVG (sweep and simulate HTML reports): one row per
+// item, a label on the left, the segments of its bar left to right, an annotation on the right, an
+// x axis with round ticks (1, 2 or 5 x 10^k), a legend, and optionally a dashed limit line. Pure
 // string output, every coordinate printed with one decimal, so the same chart gives the same
 // bytes. Styling comes from CSS classes the page defines (segment classes name series).
 //

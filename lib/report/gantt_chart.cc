@@ -3,27 +3,24 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/units.h"
+#include "report/row_frame.h"
 
 namespace dtplan::report {
 
 namespace {
 
 // Geometry, in SVG user units (pixels).
-constexpr double kWidth = 1100;
-constexpr double kLabelWidth = 110;  // row labels, right-aligned at kLabelWidth - 8
-constexpr double kRight = 20;
-constexpr double kTop = 56;  // title and legend above the rows
-constexpr double kRowHeight = 26;
-constexpr double kBoxHeight = 18;
-constexpr double kBottom = 40;  // time axis ticks and unit
-constexpr int kTicks = 10;
-
-constexpr double plot_width() { return kWidth - kLabelWidth - kRight; }
+constexpr RowFrame kFrame{.width = 1100,
+                          .label_width = 110,
+                          .right = 20,
+                          .top = 58,
+                          .row_height = 26,
+                          .bar_height = 18,
+                          .ticks = 10};
 
 bool tiny(const GanttTask& t, double ppu) { return !t.critical && (t.end - t.start) * ppu < 1; }
 
-std::string box_svg(const GanttRow& row, const GanttBox& b, double y, double ppu) {
+std::string box_svg(const GanttRow& row, const GanttBox& b, std::size_t i, double ppu) {
   const GanttTask& first = row.tasks[static_cast<std::size_t>(b.first)];
   const double w = std::max(kMinTaskPixels, (b.end - b.start) * ppu);
   std::string title = first.title;
@@ -33,9 +30,9 @@ std::string box_svg(const GanttRow& row, const GanttBox& b, double y, double ppu
   }
   return "<rect class=\"task " + xml_escape(first.css_class) + (first.critical ? " critical" : "") +
          "\" data-n=\"" + std::to_string(b.count) + "\" x=\"" +
-         svg_number(kLabelWidth + b.start * ppu) + "\" y=\"" + svg_number(y) + "\" width=\"" +
-         svg_number(w) + "\" height=\"" + svg_number(kBoxHeight) + "\"><title>" +
-         xml_escape(title) + "</title></rect>";
+         svg_number(kFrame.label_width + b.start * ppu) + "\" y=\"" + svg_number(kFrame.bar_y(i)) +
+         "\" width=\"" + svg_number(w) + "\" height=\"" + svg_number(kFrame.bar_height) +
+         "\"><title>" + xml_escape(title) + "</title></rect>";
 }
 
 }  // namespace
@@ -68,29 +65,15 @@ std::string render_gantt_chart(const GanttChart& chart) {
     for (const GanttTask& t : r.tasks) last = std::max(last, t.end);
   }
   const double axis_max = nice_ceiling(last);
-  const double ppu = plot_width() / axis_max;
-  const double rows_height =
-      kRowHeight * static_cast<double>(std::max<std::size_t>(chart.rows.size(), 1));
-  const double axis_y = kTop + rows_height;
-  std::string out =
-      svg_open(chart.id, kWidth, axis_y + kBottom, chart.title, kLabelWidth);
-  out += svg_legend(chart.legend, kLabelWidth, 28);
-  out += svg_x_axis({.left = kLabelWidth,
-                     .width = plot_width(),
-                     .top = kTop,
-                     .bottom = axis_y,
-                     .max = axis_max,
-                     .ticks = kTicks,
-                     .unit = chart.unit});
+  const double ppu = kFrame.plot_width() / axis_max;
+  std::string out = open_row_chart(
+      kFrame, chart.rows.size(),
+      {.id = chart.id, .title = chart.title, .legend = &chart.legend, .unit = chart.unit},
+      axis_max);
   for (std::size_t i = 0; i < chart.rows.size(); ++i) {
     const GanttRow& row = chart.rows[i];
-    const double y = kTop + kRowHeight * static_cast<double>(i);
-    out += "<g class=\"lane\"><text class=\"label\" x=\"" + svg_number(kLabelWidth - 8) +
-           "\" y=\"" + svg_number(y + kRowHeight / 2 + 4) + "\" text-anchor=\"end\">" +
-           xml_escape(row.label) + "</text>";
-    for (const GanttBox& b : merge_gantt_tasks(row.tasks, ppu)) {
-      out += box_svg(row, b, y + (kRowHeight - kBoxHeight) / 2, ppu);
-    }
+    out += open_row(kFrame, i, "lane", row.label);
+    for (const GanttBox& b : merge_gantt_tasks(row.tasks, ppu)) out += box_svg(row, b, i, ppu);
     out += "</g>";
   }
   out += "</svg>";

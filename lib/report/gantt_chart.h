@@ -38,8 +38,8 @@ struct GanttTask {
 };
 
 struct GanttRow {
-  std::string label;              // e.g. "comm:dp"
-  std::vector<GanttTask> tasks;   // by start
+  std::string label;             // e.g. "comm:dp"
+  std::vector<GanttTask> tasks;  // by start
   bool operator==(const GanttRow&) const = default;
 };
 

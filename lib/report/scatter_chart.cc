@@ -9,7 +9,7 @@ namespace {
 
 // Geometry, in SVG user units (pixels).
 constexpr double kWidth = 960;
-constexpr double kLeft = 80;  // y tick labels and unit
+constexpr double kLeft = 80;    // y tick labels and unit
 constexpr double kRight = 140;  // labels of the rightmost points
 constexpr double kTop = 60;     // title and legend
 constexpr double kPlotHeight = 360;
@@ -67,8 +67,8 @@ std::string render_scatter_chart(const ScatterChart& chart) {
     const std::string y = svg_number(py(*chart.limit));
     out += "<line class=\"limit\" x1=\"" + svg_number(kLeft) + "\" y1=\"" + y + "\" x2=\"" +
            svg_number(kLeft + plot_width()) + "\" y2=\"" + y + "\"/>";
-    out += "<text class=\"limit-label\" x=\"" + svg_number(kLeft + plot_width() + 4) +
-           "\" y=\"" + y + "\" dy=\"4\">" + xml_escape(chart.limit_label) + "</text>";
+    out += "<text class=\"limit-label\" x=\"" + svg_number(kLeft + plot_width() + 4) + "\" y=\"" +
+           y + "\" dy=\"4\">" + xml_escape(chart.limit_label) + "</text>";
   }
   if (!chart.front.empty()) {
     std::string points;

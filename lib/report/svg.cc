@@ -99,4 +99,23 @@ std::string html_head(std::string_view title, std::string_view css) {
 
 std::string html_tail() { return "</body></html>\n"; }
 
+std::string_view base_css() {
+  return R"(body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1140px}
+h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+.setup td{padding:1px 12px 1px 0}
+.chart text{font-size:12px;fill:#222}.chart .chart-title{font-size:14px;font-weight:600}
+.chart .grid{stroke:#e4e4e4}.chart .axis{stroke:#888}.chart .tick,.chart .unit{fill:#555}
+.chart .limit{stroke:#e15759;stroke-width:2;stroke-dasharray:6 4}.chart .limit-label{fill:#e15759}
+.note{font-size:12px;color:#555}
+)";
+}
+
+std::string key_value_table(const KeyValues& rows) {
+  std::string out = "<table class=\"setup\">";
+  for (const auto& [k, v] : rows) {
+    out += "<tr><td>" + xml_escape(k) + "</td><td>" + xml_escape(v) + "</td></tr>";
+  }
+  return out + "</table>";
+}
+
 }  // namespace dtplan::report

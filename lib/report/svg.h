@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dtplan::report {
@@ -67,5 +68,13 @@ std::string html_head(std::string_view title, std::string_view css);
 
 // "</body></html>\n".
 std::string html_tail();
+
+// The CSS every report page starts with (page, headings, the figures table, chart text, grid,
+// axes, limit line, notes); a page appends its series' colours.
+std::string_view base_css();
+
+// A two-column table of names and values, `<table class="setup">` (a page's figures).
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+std::string key_value_table(const KeyValues& rows);
 
 }  // namespace dtplan::report

@@ -13,19 +13,18 @@ namespace {
 
 using report::xml_escape;
 
-constexpr const char* kStyle =
-    R"(body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1140px}
-h1{font-size:20px}h2{font-size:16px;margin-top:28px}
-.setup td{padding:1px 12px 1px 0}
-.chart text{font-size:12px;fill:#222}.chart .chart-title{font-size:14px;font-weight:600}
-.chart .grid{stroke:#e4e4e4}.chart .axis{stroke:#888}.chart .tick,.chart .unit{fill:#555}
-.compute{fill:#4e79a7}.local{fill:#bab0ac}.all_gather{fill:#59a14f}.reduce_scatter{fill:#f28e2b}
+// The series' colours (report::base_css() has the rest).
+constexpr const char* kSeriesCss =
+    R"(.compute{fill:#4e79a7}.local{fill:#bab0ac}.all_gather{fill:#59a14f}.reduce_scatter{fill:#f28e2b}
 .all_reduce{fill:#e15759}.all_to_all{fill:#b07aa1}.busy{fill:#76b7b2}.exposed{fill:#f28e2b}
-.chart .critical{stroke:#111;stroke-width:1.5}
-.chart .limit{stroke:#e15759;stroke-width:2;stroke-dasharray:6 4}.chart .limit-label{fill:#e15759}
-.note{font-size:12px;color:#555})";
+.chart .critical{stroke:#111;stroke-width:1.5})";
 
 std::string ms_text(double us) { return core::format_fixed(us / 1000.0, 3) + " ms"; }
+
+// "WHAT (rank N)": a chart of the critical rank.
+std::string rank_title(std::string_view what, const Timeline& tl) {
+  return std::string(what) + " (rank " + std::to_string(tl.critical_rank) + ")";
+}
 
 const RankSummary& critical_summary(const Timeline& tl) {
   for (const RankSummary& r : tl.ranks) {
@@ -55,21 +54,16 @@ const Task& task_of(const Timeline& tl, const TimelineEvent& e) {
 }
 
 std::string figures_table(const Timeline& tl) {
-  const std::pair<std::string, std::string> rows[] = {
+  return report::key_value_table({
       {"step time", ms_text(tl.step_time_us)},
       {"compute", ms_text(tl.compute_us)},
       {"communication", ms_text(tl.communication_us)},
       {"exposed communication", ms_text(tl.exposed_communication_us)},
-      {"critical rank", std::to_string(tl.critical_rank) + " of " +
-                            std::to_string(tl.program.ranks.size())},
+      {"critical rank",
+       std::to_string(tl.critical_rank) + " of " + std::to_string(tl.program.ranks.size())},
       {"tasks per rank", std::to_string(tl.program.tasks.size())},
       {"critical path", std::to_string(tl.critical_path.size()) + " tasks"},
-  };
-  std::string out = "<table class=\"setup\">";
-  for (const auto& [k, v] : rows) {
-    out += "<tr><td>" + xml_escape(k) + "</td><td>" + xml_escape(v) + "</td></tr>";
-  }
-  return out + "</table>";
+  });
 }
 
 }  // namespace
@@ -100,11 +94,11 @@ std::vector<ExposedShare> exposed_by_collective(const Timeline& tl) {
 }
 
 report::GanttChart timeline_gantt(const Timeline& tl) {
-  report::GanttChart g{.id = "timeline-chart",
-                       .title = "Step of the critical rank " + std::to_string(tl.critical_rank) +
-                                " (outlined: the critical path)",
-                       .unit = "ms",
-                       .span = tl.step_time_us / 1000.0};
+  report::GanttChart g;
+  g.id = "timeline-chart";
+  g.title = rank_title("Step (outlined: the critical path)", tl);
+  g.unit = "ms";
+  g.span = tl.step_time_us / 1000.0;
   for (const StreamInfo& s : tl.program.streams) g.rows.push_back({s.name, {}});
   std::set<std::int32_t> critical;
   for (const PathEntry& p : tl.critical_path) critical.insert(p.task);
@@ -125,8 +119,7 @@ report::GanttChart timeline_gantt(const Timeline& tl) {
 
 report::BarChart stream_busy_chart(const Timeline& tl) {
   report::BarChart c{.id = "busy-chart",
-                     .title = "Busy time per stream (rank " + std::to_string(tl.critical_rank) +
-                              ")",
+                     .title = rank_title("Busy time per stream", tl),
                      .unit = "ms",
                      .limit = tl.step_time_us / 1000.0,
                      .limit_label = "step " + ms_text(tl.step_time_us)};
@@ -145,7 +138,7 @@ report::BarChart stream_busy_chart(const Timeline& tl) {
 std::string timeline_html(const Timeline& tl, std::string_view model) {
   const std::string title = "dtplan simulate: " + std::string(model) + " on " +
                             std::to_string(tl.program.ranks.size()) + " ranks";
-  std::string out = report::html_head(title, kStyle);
+  std::string out = report::html_head(title, std::string(report::base_css()) + kSeriesCss);
   out += "<h1>" + xml_escape(title) + "</h1>" + figures_table(tl);
   out += "<h2>Timeline</h2>" + report::render_gantt_chart(timeline_gantt(tl));
   out +=
@@ -154,8 +147,7 @@ std::string timeline_html(const Timeline& tl, std::string_view model) {
       "their neighbours of the same pixel column (the tooltip says how many).</p>";
   out += "<h2>Busy time per stream</h2>" + report::render_bar_chart(stream_busy_chart(tl));
   report::BarChart exposed{.id = "exposed-chart",
-                           .title = "Exposed communication by collective (rank " +
-                                    std::to_string(tl.critical_rank) + ")",
+                           .title = rank_title("Exposed communication by collective", tl),
                            .unit = "ms"};
   for (const ExposedShare& s : exposed_by_collective(tl)) {
     exposed.rows.push_back({s.name,

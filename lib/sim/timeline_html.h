@@ -26,7 +26,7 @@ namespace dtplan::sim {
 
 // Exposed communication of one collective kind on the critical rank.
 struct ExposedShare {
-  std::string name;   // "all_gather", ..., or "local" (chunk / partition copies on a comm stream)
+  std::string name;  // "all_gather", ..., or "local" (chunk / partition copies on a comm stream)
   double exposed_us = 0;  // the time its tasks ran while the compute stream was idle
   std::int64_t tasks = 0;
   bool operator==(const ExposedShare&) const = default;

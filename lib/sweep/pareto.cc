@@ -17,8 +17,9 @@ std::vector<std::int32_t> pareto_front(const std::vector<ParetoPoint>& points) {
   // Quadratic: a sweep has at most a few hundred meshes.
   std::vector<std::int32_t> front;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const bool dominated = std::any_of(points.begin(), points.end(),
-                                       [&](const ParetoPoint& q) { return dominates(q, points[i]); });
+    const bool dominated = std::any_of(points.begin(), points.end(), [&](const ParetoPoint& q) {
+      return dominates(q, points[i]);
+    });
     if (!dominated) front.push_back(static_cast<std::int32_t>(i));
   }
   std::sort(front.begin(), front.end(), [&](std::int32_t a, std::int32_t b) {

@@ -20,29 +20,23 @@ std::string gib(std::int64_t bytes) {
 }
 std::string ms(double us) { return core::format_fixed(us / 1000.0, 3) + " ms"; }
 
-constexpr const char* kStyle =
-    R"(body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1000px}
-h1{font-size:20px}h2{font-size:16px;margin-top:28px}
-.setup td{padding:1px 12px 1px 0}
-.chart text{font-size:12px;fill:#222}.chart .chart-title{font-size:14px;font-weight:600}
-.chart .grid{stroke:#e4e4e4}.chart .axis{stroke:#888}.chart .tick,.chart .unit{fill:#555}
-.compute{fill:#4e79a7}.exposed{fill:#f28e2b}.other{fill:#bab0ac}
+// The series' colours and the table's style (report::base_css() has the rest).
+constexpr const char* kPageCss =
+    R"(.compute{fill:#4e79a7}.exposed{fill:#f28e2b}.other{fill:#bab0ac}
 .mem{fill:#59a14f}.mem-over{fill:#e15759}
-.chart .limit{stroke:#e15759;stroke-width:2;stroke-dasharray:6 4}.chart .limit-label{fill:#e15759}
 table.results{border-collapse:collapse;font-size:12px}
 table.results th,table.results td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:right}
 table.results td.text,table.results th.text{text-align:left}
 tr.unusable td{color:#999}
 .usable{fill:#4e79a7}.over{fill:#e15759}.chart .point{stroke:#fff;stroke-width:1}
 .chart .on-front{stroke:#222;stroke-width:2}.chart .front{fill:none;stroke:#222;stroke-width:1.5}
-.chart .point-label{font-size:11px}
-.note{font-size:12px;color:#555})";
+.chart .point-label{font-size:11px})";
 
 std::string setup_table(const SweepResult& r) {
   const SweepSetup& s = r.setup;
   std::vector<std::string> dims;
   for (std::int32_t d : s.dims) dims.push_back(std::to_string(d));
-  const std::pair<std::string, std::string> rows[] = {
+  return report::key_value_table({
       {"model", s.model + " (" + std::to_string(s.layers) + " layers)"},
       {"world",
        std::to_string(s.world) + " ranks, " + std::to_string(s.gpus_per_node) + " GPUs per node"},
@@ -51,12 +45,7 @@ std::string setup_table(const SweepResult& r) {
       {"memory limit", s.memory_limit_bytes == 0 ? "none" : gib(s.memory_limit_bytes)},
       {"meshes", std::to_string(r.rows.size())},
       {"evaluator", s.evaluator},
-  };
-  std::string out = "<table class=\"setup\">";
-  for (const auto& [k, v] : rows) {
-    out += "<tr><td>" + xml_escape(k) + "</td><td>" + xml_escape(v) + "</td></tr>";
-  }
-  return out + "</table>";
+  });
 }
 
 std::string results_table(const SweepResult& r, const SweepHtmlOptions& options) {
@@ -80,7 +69,8 @@ std::string results_table(const SweepResult& r, const SweepHtmlOptions& options)
                                           : "<a href=\"" + xml_escape(href) + "\">" +
                                                 xml_escape(row_label(row)) + "</a>";
     out += std::string("<tr") + (row.usable() ? "" : " class=\"unusable\"") + "><td>" +
-           std::to_string(i + 1) + "</td><td class=\"text\">" + mesh + "</td>" + cell(e.step_time_us) + cell(e.compute_us) + cell(e.exposed_us) +
+           std::to_string(i + 1) + "</td><td class=\"text\">" + mesh + "</td>" +
+           cell(e.step_time_us) + cell(e.compute_us) + cell(e.exposed_us) +
            cell(e.communication_us) + "<td>" +
            core::format_fixed(static_cast<double>(e.memory_bytes_per_rank) / kGiB, 2) +
            "</td><td class=\"text\">" + status + "</td><td class=\"text\">" + xml_escape(e.note) +
@@ -146,12 +136,12 @@ std::string plan_href(const SweepRow& row, const SweepHtmlOptions& options) {
 }
 
 report::ScatterChart pareto_chart(const SweepResult& result, const SweepHtmlOptions& options) {
-  report::ScatterChart c{.id = "pareto-chart",
-                         .title = "Step time vs peak memory per rank (line: the Pareto front)",
-                         .x_unit = "ms per step",
-                         .y_unit = "GiB per rank",
-                         .legend = {{"usable", "fits the memory limit"},
-                                    {"over", "over the limit"}}};
+  report::ScatterChart c{
+      .id = "pareto-chart",
+      .title = "Step time vs peak memory per rank (line: the Pareto front)",
+      .x_unit = "ms per step",
+      .y_unit = "GiB per rank",
+      .legend = {{"usable", "fits the memory limit"}, {"over", "over the limit"}}};
   if (result.setup.memory_limit_bytes > 0) {
     c.limit = static_cast<double>(result.setup.memory_limit_bytes) / kGiB;
     c.limit_label = "limit " + gib(result.setup.memory_limit_bytes);
@@ -165,13 +155,13 @@ report::ScatterChart pareto_chart(const SweepResult& result, const SweepHtmlOpti
       usable.push_back({e.step_time_us, e.memory_bytes_per_rank});
       usable_point.push_back(static_cast<std::int32_t>(c.points.size()));
     }
-    c.points.push_back({.x = e.step_time_us / 1000.0,
-                        .y = static_cast<double>(e.memory_bytes_per_rank) / kGiB,
-                        .css_class = row.usable() ? "usable" : "over",
-                        .label = shape_label(row.mesh.shape),
-                        .title = row_label(row) + ": " + ms(e.step_time_us) + ", " +
-                                 gib(e.memory_bytes_per_rank),
-                        .href = plan_href(row, options)});
+    c.points.push_back(
+        {.x = e.step_time_us / 1000.0,
+         .y = static_cast<double>(e.memory_bytes_per_rank) / kGiB,
+         .css_class = row.usable() ? "usable" : "over",
+         .label = shape_label(row.mesh.shape),
+         .title = row_label(row) + ": " + ms(e.step_time_us) + ", " + gib(e.memory_bytes_per_rank),
+         .href = plan_href(row, options)});
   }
   for (std::int32_t k : pareto_front(usable)) {
     c.front.push_back(usable_point[static_cast<std::size_t>(k)]);
@@ -183,7 +173,7 @@ std::string sweep_html(const SweepResult& result, const SweepHtmlOptions& option
   const SweepSetup& s = result.setup;
   const std::string title =
       "dtplan sweep: " + s.model + " on " + std::to_string(s.world) + " ranks";
-  std::string out = report::html_head(title, kStyle);
+  std::string out = report::html_head(title, std::string(report::base_css()) + kPageCss);
   out += "<h1>" + xml_escape(title) + "</h1>";
   out += setup_table(result);
   out +=
@@ -192,7 +182,8 @@ std::string sweep_html(const SweepResult& result, const SweepHtmlOptions& option
       "memory per rank, then shape.</p>";
   out += "<h2>Step time</h2>" + report::render_bar_chart(step_time_chart(result));
   out += "<h2>Memory per rank</h2>" + report::render_bar_chart(memory_chart(result));
-  out += "<h2>Step time vs memory</h2>" + report::render_scatter_chart(pareto_chart(result, options));
+  out +=
+      "<h2>Step time vs memory</h2>" + report::render_scatter_chart(pareto_chart(result, options));
   out += "<h2>Results</h2>" + results_table(result, options);
   out += report::html_tail();
   return out;

@@ -6,7 +6,6 @@
 #include <random>
 
 #include "core/units.h"
-
 #include "support/mesh_gen.h"
 #include "support/xml_check.h"
 
@@ -34,8 +33,8 @@ TEST_CASE("gantt chart: tiny tasks of one pixel column merge, wide and critical 
   CHECK(boxes[0] == GanttBox{0, 0.08, 0, 3});
   CHECK(boxes[1] == GanttBox{0.12, 0.14, 3, 1});
   CHECK(boxes[2] == GanttBox{0.2, 0.5, 4, 1});
-  CHECK(boxes[3] == GanttBox{0.5, 0.51, 5, 1});       // critical: alone
-  CHECK(boxes[4] == GanttBox{0.515, 0.53, 6, 2});     // a new run after it (same column 5)
+  CHECK(boxes[3] == GanttBox{0.5, 0.51, 5, 1});    // critical: alone
+  CHECK(boxes[4] == GanttBox{0.515, 0.53, 6, 2});  // a new run after it (same column 5)
   CHECK(total(boxes) == 8);
   // At 1000 pixels per unit nothing is tiny: one box per task.
   CHECK(merge_gantt_tasks(tasks, 1000).size() == tasks.size());

@@ -10,9 +10,10 @@ namespace {
 
 TEST_CASE("scatter chart: points, links, front line and limit") {
   ScatterChart c{.id = "s", .title = "time vs memory", .x_unit = "ms", .y_unit = "GiB"};
-  c.points = {{.x = 10, .y = 40, .css_class = "usable", .label = "a", .title = "a", .href = "p/a.json"},
-              {.x = 20, .y = 20, .css_class = "usable", .label = "b", .title = "b"},
-              {.x = 30, .y = 90, .css_class = "over", .label = "c", .title = "c & d"}};
+  c.points = {
+      {.x = 10, .y = 40, .css_class = "usable", .label = "a", .title = "a", .href = "p/a.json"},
+      {.x = 20, .y = 20, .css_class = "usable", .label = "b", .title = "b"},
+      {.x = 30, .y = 90, .css_class = "over", .label = "c", .title = "c & d"}};
   c.front = {0, 1};
   c.limit = 80;
   c.limit_label = "limit 80 GiB";

@@ -42,8 +42,8 @@ TEST_CASE("svg: numbers, tick labels, legend, axis and page are well-formed") {
   CHECK(tick_text(0.5, 0.1) == "0.5");
   CHECK(tick_text(0.25, 0.05) == "0.25");
   const std::string legend = svg_legend({{"a", "alpha"}, {"b", "b & c"}}, 10, 20);
-  const std::string axis = svg_x_axis({.left = 100, .width = 500, .top = 10, .bottom = 110,
-                                       .max = 50, .ticks = 5, .unit = "ms"});
+  const std::string axis = svg_x_axis(
+      {.left = 100, .width = 500, .top = 10, .bottom = 110, .max = 50, .ticks = 5, .unit = "ms"});
   const std::string svg = svg_open("id", 700, 160, "T <1>", 100) + legend + axis + "</svg>";
   const auto elements = testing::ok(testing::parse_xml(svg));
   int swatches = 0, grid = 0, ticks = 0;

@@ -9,8 +9,7 @@ namespace dtplan::sweep {
 namespace {
 
 bool dominates(const ParetoPoint& q, const ParetoPoint& p) {
-  return q.step_time_us <= p.step_time_us && q.memory_bytes <= p.memory_bytes &&
-         q != p;
+  return q.step_time_us <= p.step_time_us && q.memory_bytes <= p.memory_bytes && q != p;
 }
 
 TEST_CASE("pareto: a handmade set, with a tie and a dominated duplicate") {
@@ -32,8 +31,8 @@ TEST_CASE("pareto: random sets satisfy the definition and come out ordered") {
     for (ParetoPoint& p : points) p = {static_cast<double>(v(rng)), v(rng)};
     const std::vector<std::int32_t> front = pareto_front(points);
     for (std::size_t i = 0; i < points.size(); ++i) {
-      const bool in = std::find(front.begin(), front.end(), static_cast<std::int32_t>(i)) !=
-                      front.end();
+      const bool in =
+          std::find(front.begin(), front.end(), static_cast<std::int32_t>(i)) != front.end();
       const bool dominated = std::any_of(points.begin(), points.end(), [&](const ParetoPoint& q) {
         return dominates(q, points[i]);
       });
