@@ -27,10 +27,10 @@
 #include "nccl_format.h"
 #include "number_arg.h"
 #include "output.h"
-#include "progress_bar.h"
 #include "plan/plan_check.h"
 #include "plan/plan_io.h"
 #include "plan_text.h"
+#include "progress_bar.h"
 #include "redist/redist_plan_check.h"
 #include "redist/redist_plan_io.h"
 #include "sim/plan_simulation.h"
@@ -121,10 +121,10 @@ int run_redistribution(const Options& o, const std::string& text) {
   auto plan = redist::read_plan_json(text, o.plan);
   if (!plan.ok()) return report("simulate", plan.error());
   if (!o.timeline.html.empty()) {
-    return report("simulate", core::Error::bad_input(
-                                  "--html: " + o.plan +
-                                  " is a redistribution plan, which has no step timeline (a "
-                                  "whole-model plan from `dtplan plan --out` has)"));
+    return report("simulate",
+                  core::Error::bad_input("--html: " + o.plan +
+                                         " is a redistribution plan, which has no step timeline (a "
+                                         "whole-model plan from `dtplan plan --out` has)"));
   }
   auto options = simulate_options(o, plan->mesh);
   if (!options.ok()) return report("simulate", options.error());

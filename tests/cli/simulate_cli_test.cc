@@ -102,8 +102,8 @@ TEST_CASE("simulate: throughput and MFU of a model plan, as torchtitan counts th
 TEST_CASE("simulate --html: the step page accounts for every task of the timeline") {
   TempFile plan(plan::plan_to_json(small_model_plan()), "html_model");
   const std::string html = "/tmp/dtplan_simulate_test_" + std::to_string(::getpid()) + ".html";
-  const Json j = Json::parse(cli_output("simulate --plan " + plan.path + " --html " + html +
-                                        " --json"));
+  const Json j =
+      Json::parse(cli_output("simulate --plan " + plan.path + " --html " + html + " --json"));
   CHECK(j["timeline"]["html"] == html);
   std::ifstream in(html);
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

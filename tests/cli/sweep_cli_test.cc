@@ -134,8 +134,8 @@ TEST_CASE("sweep cli: --plans writes each usable mesh's plan, compare reads them
                                           "/" + expected[1] + "' --json"));
   CHECK(cmp.dump().find("step") != std::string::npos);
   // The same step time as the sweep's figure for the best mesh.
-  const Json sim = Json::parse(cli_output("simulate --plan '" + plans + "/" + expected[0] +
-                                          "' --json"));
+  const Json sim =
+      Json::parse(cli_output("simulate --plan '" + plans + "/" + expected[0] + "' --json"));
   CHECK(sim["timeline"]["step_time_us"].get<double>() ==
         doctest::Approx(doc["results"][0]["step_time_us"].get<double>()));
   // The report links each usable mesh, relative to the page.

@@ -12,9 +12,9 @@
 namespace dtplan::sweep {
 namespace {
 
+using report::BarChart;
 using testing::kGiB;
 using testing::ok;
-using report::BarChart;
 
 SweepResult sample(std::int64_t limit) {
   testing::FakeEvaluator fake;
