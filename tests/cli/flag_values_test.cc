@@ -119,6 +119,7 @@ const std::vector<Row> kFlags = {
     {"simulate", "--values", Kind::kText},
     {"simulate", "--seed", Kind::kUnsigned},
     {"simulate", "--trace", Kind::kText},
+    {"simulate", "--html", Kind::kText},
     {"simulate", "--all-ranks", Kind::kSwitch},
     {"simulate", "--trace-ranks", Kind::kInteger},
     {"simulate", "--prefetch", Kind::kInteger},
@@ -149,6 +150,7 @@ const std::vector<Row> kFlags = {
     {"sweep", "--no-flatten", Kind::kSwitch},
     {"sweep", "--csv", Kind::kText},
     {"sweep", "--html", Kind::kText},
+    {"sweep", "--plans", Kind::kText},
     {"sweep", "--json", Kind::kSwitch},
     {"sweep", "--quiet", Kind::kSwitch},
 
