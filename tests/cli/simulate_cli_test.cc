@@ -107,6 +107,11 @@ TEST_CASE("simulate --html: the step page accounts for every task of the timelin
   CHECK(j["timeline"]["html"] == html);
   std::ifstream in(html);
   const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The same bytes again (no timestamp, no address, no unordered container in the page).
+  cli_output("simulate --plan " + plan.path + " --html " + html);
+  std::ifstream again(html);
+  CHECK(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()) ==
+        page);
   std::remove(html.c_str());
   const auto elements = parse_xml(page);
   REQUIRE(elements.ok());
