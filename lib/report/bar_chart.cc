@@ -45,7 +45,7 @@ std::string render_bar_chart(const BarChart& chart) {
   std::string out = open_row_chart(
       kFrame, chart.rows.size(),
       {.id = chart.id, .title = chart.title, .legend = &chart.legend, .unit = chart.unit},
-      axis_max);
+      AxisScale{axis_max, 5});
   for (std::size_t i = 0; i < chart.rows.size(); ++i) row(out, chart.rows[i], i, axis_max);
   if (chart.limit) {
     const double x = kFrame.label_width + *chart.limit / axis_max * kFrame.plot_width();

@@ -15,10 +15,10 @@ constexpr RowFrame kFrame{.width = 1100,
                           .right = 20,
                           .top = 58,
                           .row_height = 26,
-                          .bar_height = 18,
-                          .ticks = 10};
+                          .bar_height = 18};
+constexpr int kMaxTicks = 10;
 
-bool tiny(const GanttTask& t, double ppu) { return !t.critical && (t.end - t.start) * ppu < 1; }
+bool tiny(const GanttTask& t, double ppu) { return (t.end - t.start) * ppu < 1; }
 
 std::string box_svg(const GanttRow& row, const GanttBox& b, std::size_t i, double ppu) {
   const GanttTask& first = row.tasks[static_cast<std::size_t>(b.first)];
@@ -28,8 +28,9 @@ std::string box_svg(const GanttRow& row, const GanttBox& b, std::size_t i, doubl
     const GanttTask& last = row.tasks[static_cast<std::size_t>(b.first + b.count - 1)];
     title = std::to_string(b.count) + " tasks from " + first.title + " to " + last.title;
   }
-  return "<rect class=\"task " + xml_escape(first.css_class) + (first.critical ? " critical" : "") +
-         "\" data-n=\"" + std::to_string(b.count) + "\" x=\"" +
+  return "<rect class=\"task " + xml_escape(first.css_class) + (b.critical > 0 ? " critical" : "") +
+         "\" data-n=\"" + std::to_string(b.count) + "\" data-critical=\"" +
+         std::to_string(b.critical) + "\" x=\"" +
          svg_number(kFrame.label_width + b.start * ppu) + "\" y=\"" + svg_number(kFrame.bar_y(i)) +
          "\" width=\"" + svg_number(w) + "\" height=\"" + svg_number(kFrame.bar_height) +
          "\"><title>" + xml_escape(title) + "</title></rect>";
@@ -50,9 +51,10 @@ std::vector<GanttBox> merge_gantt_tasks(const std::vector<GanttTask>& tasks,
       GanttBox& b = boxes.back();
       b.end = std::max(b.end, t.end);
       ++b.count;
+      b.critical += t.critical ? 1 : 0;
       continue;
     }
-    boxes.push_back({t.start, t.end, static_cast<std::int32_t>(i), 1});
+    boxes.push_back({t.start, t.end, static_cast<std::int32_t>(i), 1, t.critical ? 1 : 0});
     open_run = small;
     run_column = column;
   }
@@ -64,12 +66,12 @@ std::string render_gantt_chart(const GanttChart& chart) {
   for (const GanttRow& r : chart.rows) {
     for (const GanttTask& t : r.tasks) last = std::max(last, t.end);
   }
-  const double axis_max = nice_ceiling(last);
-  const double ppu = kFrame.plot_width() / axis_max;
+  const AxisScale scale = round_axis(last, kMaxTicks);
+  const double ppu = kFrame.plot_width() / scale.max;
   std::string out = open_row_chart(
       kFrame, chart.rows.size(),
       {.id = chart.id, .title = chart.title, .legend = &chart.legend, .unit = chart.unit},
-      axis_max);
+      scale);
   for (std::size_t i = 0; i < chart.rows.size(); ++i) {
     const GanttRow& row = chart.rows[i];
     out += open_row(kFrame, i, "lane", row.label);

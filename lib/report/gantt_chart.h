@@ -1,17 +1,18 @@
 #pragma once
 // A Gantt chart as inline SVG (the step timeline of `dtplan simulate --html`): one row per lane
-// (a stream), each task a rectangle from its start to its end on a shared time axis, tasks on
-// the critical path drawn with class `critical` (a dark outline), a legend and a time axis with
-// round ticks. Every task rectangle has class `task`, its series class, and `data-n`: how many
-// tasks it stands for (merge rule below), so the tasks drawn always add up to the tasks given.
+// (a stream), each task a rectangle from its start to its end on a shared time axis, rectangles
+// holding a task of the critical path drawn with class `critical` (an outline), a legend and a
+// time axis with round ticks. Every task rectangle has class `task`, its series class, `data-n`
+// (how many tasks it stands for, merge rule below) and `data-critical` (how many of them are on
+// the critical path), so the rectangles always add up to the tasks given.
 //
-// Merge rule (keeps a step of thousands of tasks to a file of a few hundred KB): on each row, in
-// the order given (by start), a task narrower than one pixel that is not critical joins the
-// rectangle before it when that rectangle is also made of such tasks and began in the same
-// whole-pixel column (floor of its x). The rectangle spans its first start to its last end and
-// is drawn at least kMinTaskPixels wide; its tooltip says how many tasks it holds. So a row has at
-// most one merged rectangle per pixel column besides its tasks of a pixel or more (which cannot
-// overlap on a stream) and its critical tasks.
+// Merge rule (bounds the file whatever the task count): on each row, in the order given (by
+// start), a task narrower than one pixel joins the rectangle before it when that rectangle is
+// also made of such tasks and began in the same whole-pixel column (floor of its x). The
+// rectangle spans its first start to its last end, is drawn at least kMinTaskPixels wide, takes
+// the series of its first task, and its tooltip says how many tasks it holds. So a row has at
+// most one merged rectangle per pixel column besides its tasks of a pixel or more (which do not
+// overlap on a stream): at most about twice the plot's width in pixels.
 //
 //   GanttChart g{.id = "timeline", .title = "Step of rank 0", .unit = "ms", .span = 812.3};
 //   g.rows.push_back({.label = "compute", .tasks = {{0.0, 1.5, "compute", "op 3", false}}});
@@ -47,7 +48,7 @@ struct GanttChart {
   std::string id{};
   std::string title{};
   std::string unit{};  // the time axis' unit, e.g. "ms"
-  double span = 0;     // the axis covers [0, nice_ceiling(max(span, last end))]
+  double span = 0;     // the axis covers [0, round_axis(max(span, last end), 10).max]
   std::vector<GanttRow> rows{};
   std::vector<LegendEntry> legend{};
   bool operator==(const GanttChart&) const = default;
@@ -58,12 +59,13 @@ struct GanttBox {
   double start = 0;
   double end = 0;
   std::int32_t first = 0;  // index of its first task in the row
-  std::int32_t count = 1;  // tasks it holds
+  std::int32_t count = 1;     // tasks it holds
+  std::int32_t critical = 0;  // of which on the critical path
   bool operator==(const GanttBox&) const = default;
 };
 
 // The rectangles of one row at `pixels_per_unit` (the merge rule above).
-// @post the counts add up to tasks.size(); a critical task is a box of its own.
+// @post the counts add up to tasks.size(), the critical counts to the critical tasks.
 std::vector<GanttBox> merge_gantt_tasks(const std::vector<GanttTask>& tasks,
                                         double pixels_per_unit);
 

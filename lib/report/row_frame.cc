@@ -3,7 +3,7 @@
 namespace dtplan::report {
 
 std::string open_row_chart(const RowFrame& f, std::size_t rows, const RowChartHead& head,
-                           double axis_max) {
+                           AxisScale scale) {
   const double axis_y = f.axis_y(rows);
   std::string out = svg_open(head.id, f.width, axis_y + f.bottom, head.title, f.label_width);
   if (head.legend != nullptr) out += svg_legend(*head.legend, f.label_width, 30);
@@ -11,8 +11,8 @@ std::string open_row_chart(const RowFrame& f, std::size_t rows, const RowChartHe
                      .width = f.plot_width(),
                      .top = f.top,
                      .bottom = axis_y,
-                     .max = axis_max,
-                     .ticks = f.ticks,
+                     .max = scale.max,
+                     .ticks = scale.ticks,
                      .unit = std::string(head.unit)});
   return out;
 }

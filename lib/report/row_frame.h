@@ -4,7 +4,7 @@
 // says where things go; each chart draws its rows' contents.
 //
 //   RowFrame f{.width = 1100, .label_width = 110, .right = 20};
-//   std::string out = open_row_chart(f, rows.size(), {.id = "g", .title = "Step"}, 10.0);
+//   std::string out = open_row_chart(f, rows.size(), {.id = "g", .title = "Step"}, {10.0, 5});
 //   out += open_row(f, 0, "lane", "compute") + ...boxes at f.bar_y(0)... + "</g>";
 
 #include <cstddef>
@@ -24,7 +24,6 @@ struct RowFrame {
   double row_height = 22;
   double bar_height = 14;
   double bottom = 40;  // x axis ticks and unit
-  int ticks = 5;       // x axis tick intervals
   [[nodiscard]] double plot_width() const { return width - label_width - right; }
   [[nodiscard]] double row_y(std::size_t i) const {
     return top + row_height * static_cast<double>(i);
@@ -46,9 +45,9 @@ struct RowChartHead {
 };
 
 // The opening <svg> of a chart of `rows` rows, its title, legend, and x axis from 0 to
-// `axis_max`. The caller adds the rows and "</svg>".
+// `scale.max` in `scale.ticks` steps. The caller adds the rows and "</svg>".
 std::string open_row_chart(const RowFrame& frame, std::size_t rows, const RowChartHead& head,
-                           double axis_max);
+                           AxisScale scale);
 
 // `<g class="GROUP_CLASS"><text class="label" ...>LABEL</text>` for row i; the caller closes
 // the group with "</g>".

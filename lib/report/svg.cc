@@ -1,5 +1,6 @@
 #include "report/svg.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/units.h"
@@ -44,6 +45,13 @@ double nice_ceiling(double value) {
     }
     base *= 10;
   }
+}
+
+AxisScale round_axis(double value, int max_ticks) {
+  if (!(value > 0) || !std::isfinite(value)) return {1, 1};
+  const double step = nice_ceiling(value / max_ticks);
+  const int ticks = std::max(1, std::min(max_ticks, static_cast<int>(std::ceil(value / step))));
+  return {step * ticks, ticks};
 }
 
 std::string tick_text(double value, double step) {

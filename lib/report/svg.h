@@ -27,6 +27,18 @@ std::string svg_number(double value);
 // @post result >= value; nice_ceiling(3) == 5, nice_ceiling(120) == 200, nice_ceiling(0.3) == 0.5.
 double nice_ceiling(double value);
 
+// A time axis that ends just past its data: `ticks` steps of a round size (1, 2 or 5 x 10^k).
+struct AxisScale {
+  double max = 1;
+  int ticks = 1;
+  bool operator==(const AxisScale&) const = default;
+};
+
+// The scale for data up to `value` with at most `max_ticks` steps: step = nice_ceiling(value /
+// max_ticks), ticks = ceil(value / step). round_axis(2.865, 10) == {3.0, 6}.
+// @pre max_ticks >= 1. @post max >= value; ticks <= max_ticks.
+AxisScale round_axis(double value, int max_ticks);
+
 // A tick label: enough decimals to tell ticks `step` apart (tick_text(40, 20) == "40",
 // tick_text(0.5, 0.1) == "0.5").
 std::string tick_text(double value, double step);

@@ -17,7 +17,7 @@ using report::xml_escape;
 constexpr const char* kSeriesCss =
     R"(.compute{fill:#4e79a7}.local{fill:#bab0ac}.all_gather{fill:#59a14f}.reduce_scatter{fill:#f28e2b}
 .all_reduce{fill:#e15759}.all_to_all{fill:#b07aa1}.busy{fill:#76b7b2}.exposed{fill:#f28e2b}
-.chart .critical{stroke:#111;stroke-width:1.5})";
+.chart .critical{stroke:#000;stroke-width:0.6;stroke-opacity:0.75})";
 
 std::string ms_text(double us) { return core::format_fixed(us / 1000.0, 3) + " ms"; }
 
@@ -143,8 +143,9 @@ std::string timeline_html(const Timeline& tl, std::string_view model) {
   out += "<h2>Timeline</h2>" + report::render_gantt_chart(timeline_gantt(tl));
   out +=
       "<p class=\"note\">One row per stream of the critical rank; hover a task for its name and "
-      "times. Tasks narrower than a pixel that are not on the critical path are merged with "
-      "their neighbours of the same pixel column (the tooltip says how many).</p>";
+      "times. Tasks narrower than a pixel are merged with their neighbours of the same pixel "
+      "column (the tooltip says how many); a rectangle holding a task of the critical path is "
+      "outlined.</p>";
   out += "<h2>Busy time per stream</h2>" + report::render_bar_chart(stream_busy_chart(tl));
   report::BarChart exposed{.id = "exposed-chart",
                            .title = rank_title("Exposed communication by collective", tl),
@@ -152,7 +153,8 @@ std::string timeline_html(const Timeline& tl, std::string_view model) {
   for (const ExposedShare& s : exposed_by_collective(tl)) {
     exposed.rows.push_back({s.name,
                             {{s.exposed_us / 1000.0, "exposed", "exposed ms"}},
-                            ms_text(s.exposed_us) + " in " + std::to_string(s.tasks) + " tasks"});
+                            ms_text(s.exposed_us) + " in " + std::to_string(s.tasks) +
+                                (s.tasks == 1 ? " task" : " tasks")});
   }
   out += "<h2>Exposed communication</h2>" + report::render_bar_chart(exposed);
   out +=

@@ -6,8 +6,9 @@
 //   - chart `timeline-chart`: the critical rank's step as a Gantt chart (report/gantt_chart.h),
 //     one row per stream (compute, then each communication stream), a rectangle per task (tiny
 //     neighbours merged by the chart's rule, each rectangle's data-n saying how many tasks it
-//     holds), coloured by kind (compute, local copy, or the collective), the tasks of the
-//     critical path outlined (class `critical`);
+//     holds, data-critical how many are on the critical path), coloured by kind (compute,
+//     local copy, or the collective), rectangles holding critical-path tasks outlined (class
+//     `critical`);
 //   - chart `busy-chart`: busy time per stream of the critical rank, the step time as a line;
 //   - chart `exposed-chart`: exposed communication by collective (exposed_by_collective()).
 // The page is XML apart from its doctype and the same timeline gives the same bytes.

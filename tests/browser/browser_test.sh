@@ -2,8 +2,8 @@
 # The HTML pages in a real browser: headless Chromium loads the page of `dtplan simulate --html`
 # and of `dtplan sweep --html`, each with a small probe script appended (a copy; the pages
 # themselves have no script) that records errors and counts what the browser's DOM holds:
-#   simulate: the task rectangles' data-n add up to the timeline's tasks (simulate --json),
-#             one outlined rectangle per critical-path task, the chart laid out with a width;
+#   simulate: the task rectangles' data-n add up to the timeline's tasks (simulate --json), the
+#             outlined ones' data-critical to its critical path, the chart laid out with a width;
 #   sweep:    one scatter point per feasible mesh, the usable ones one per plan file (--plans),
 #             a Pareto line, and the links to the plan files.
 # No console error may appear (Chromium's log on stderr). Exit 77 (ctest: skipped) when no
@@ -30,12 +30,15 @@ var errors = 0;
 window.addEventListener("error", function () { errors++; });
 window.addEventListener("load", function () {
   var q = function (s) { return document.querySelectorAll(s); };
-  var n = 0;
-  q("#timeline-chart rect.task").forEach(function (r) { n += Number(r.getAttribute("data-n")); });
+  var n = 0, c = 0;
+  q("#timeline-chart rect.task").forEach(function (r) {
+    n += Number(r.getAttribute("data-n"));
+    c += r.classList.contains("critical") ? Number(r.getAttribute("data-critical")) : 0;
+  });
   var chart = document.querySelector("svg");
   var b = document.body;
   b.setAttribute("data-probe-tasks", n);
-  b.setAttribute("data-probe-critical", q("#timeline-chart rect.critical").length);
+  b.setAttribute("data-probe-critical", c);
   b.setAttribute("data-probe-points", q("#pareto-chart circle.point").length);
   b.setAttribute("data-probe-usable", q("#pareto-chart circle.usable").length);
   b.setAttribute("data-probe-links", q("#pareto-chart a circle").length);
@@ -80,7 +83,7 @@ critical=$(grep -c '"binding":' "$tmp/sim.json" || true)
 [ -n "$tasks" ] && [ "$tasks" -gt 0 ] || fail "no task count in simulate --json"
 render "$tmp/sim.html"
 expect "simulate: tasks drawn" "$(dom_value tasks)" "$tasks"
-expect "simulate: critical-path rectangles" "$(dom_value critical)" "$critical"
+expect "simulate: critical-path tasks" "$(dom_value critical)" "$critical"
 expect "simulate: svg namespace" "$(dom_value svg)" 1
 expect "simulate: script errors" "$(dom_value errors)" 0
 [ "$(dom_value width)" -gt 500 ] || fail "simulate: the timeline chart is $(dom_value width) px wide"

@@ -35,6 +35,19 @@ TEST_CASE("svg: escaping") {
   CHECK(xml_escape("a<b & \"c\" 'd'>") == "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
 }
 
+TEST_CASE("svg: a round axis ends just past the data") {
+  CHECK(round_axis(2.865, 10) == AxisScale{3.0, 6});
+  CHECK(round_axis(9, 10) == AxisScale{9, 9});
+  CHECK(round_axis(10, 10) == AxisScale{10, 10});
+  CHECK(round_axis(0, 10) == AxisScale{1, 1});
+  for (double v = 0.013; v < 1e7; v *= 1.37) {
+    const AxisScale s = round_axis(v, 10);
+    CHECK(s.max >= v);
+    CHECK(s.ticks <= 10);
+    CHECK(s.max <= v * 1.2501);  // at most one step past, a step <= 2.5 x value / 10
+  }
+}
+
 TEST_CASE("svg: numbers, tick labels, legend, axis and page are well-formed") {
   CHECK(svg_number(12.345) == "12.3");
   CHECK(svg_number(-0.04) == "-0.0");
