@@ -10,12 +10,8 @@ namespace dtplan::report {
 namespace {
 
 // Geometry, in SVG user units (pixels).
-constexpr RowFrame kFrame{.width = 1100,
-                          .label_width = 110,
-                          .right = 20,
-                          .top = 58,
-                          .row_height = 26,
-                          .bar_height = 18};
+constexpr RowFrame kFrame{
+    .width = 1100, .label_width = 110, .right = 20, .top = 58, .row_height = 26, .bar_height = 18};
 constexpr int kMaxTicks = 10;
 
 bool tiny(const GanttTask& t, double ppu) { return (t.end - t.start) * ppu < 1; }
@@ -30,10 +26,9 @@ std::string box_svg(const GanttRow& row, const GanttBox& b, std::size_t i, doubl
   }
   return "<rect class=\"task " + xml_escape(first.css_class) + (b.critical > 0 ? " critical" : "") +
          "\" data-n=\"" + std::to_string(b.count) + "\" data-critical=\"" +
-         std::to_string(b.critical) + "\" x=\"" +
-         svg_number(kFrame.label_width + b.start * ppu) + "\" y=\"" + svg_number(kFrame.bar_y(i)) +
-         "\" width=\"" + svg_number(w) + "\" height=\"" + svg_number(kFrame.bar_height) +
-         "\"><title>" + xml_escape(title) + "</title></rect>";
+         std::to_string(b.critical) + "\" x=\"" + svg_number(kFrame.label_width + b.start * ppu) +
+         "\" y=\"" + svg_number(kFrame.bar_y(i)) + "\" width=\"" + svg_number(w) + "\" height=\"" +
+         svg_number(kFrame.bar_height) + "\"><title>" + xml_escape(title) + "</title></rect>";
 }
 
 }  // namespace
@@ -70,8 +65,7 @@ std::string render_gantt_chart(const GanttChart& chart) {
   const double ppu = kFrame.plot_width() / scale.max;
   std::string out = open_row_chart(
       kFrame, chart.rows.size(),
-      {.id = chart.id, .title = chart.title, .legend = &chart.legend, .unit = chart.unit},
-      scale);
+      {.id = chart.id, .title = chart.title, .legend = &chart.legend, .unit = chart.unit}, scale);
   for (std::size_t i = 0; i < chart.rows.size(); ++i) {
     const GanttRow& row = chart.rows[i];
     out += open_row(kFrame, i, "lane", row.label);

@@ -58,7 +58,7 @@ struct GanttChart {
 struct GanttBox {
   double start = 0;
   double end = 0;
-  std::int32_t first = 0;  // index of its first task in the row
+  std::int32_t first = 0;     // index of its first task in the row
   std::int32_t count = 1;     // tasks it holds
   std::int32_t critical = 0;  // of which on the critical path
   bool operator==(const GanttBox&) const = default;

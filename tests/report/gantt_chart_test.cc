@@ -64,9 +64,10 @@ TEST_CASE("gantt chart: boxes account for every task, runs of tiny tasks within 
         CHECK(std::floor(b.start * ppu) ==
               std::floor(tasks[static_cast<std::size_t>(b.first + b.count - 1)].start * ppu));
         for (std::int32_t k = b.first; k < b.first + b.count; ++k) {
-          CHECK((tasks[static_cast<std::size_t>(k)].end - tasks[static_cast<std::size_t>(k)].start) *
-                    ppu <
-                1);
+          CHECK(
+              (tasks[static_cast<std::size_t>(k)].end - tasks[static_cast<std::size_t>(k)].start) *
+                  ppu <
+              1);
         }
       }
     }
