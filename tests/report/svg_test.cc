@@ -50,7 +50,7 @@ TEST_CASE("svg: a round axis ends just past the data") {
 
 TEST_CASE("svg: numbers, tick labels, legend, axis and page are well-formed") {
   CHECK(svg_number(12.345) == "12.3");
-  CHECK(svg_number(-0.04) == "-0.0");
+  CHECK(svg_number(-0.04) == "0.0");  // no negative zero
   CHECK(tick_text(40, 20) == "40");
   CHECK(tick_text(0.5, 0.1) == "0.5");
   CHECK(tick_text(0.25, 0.05) == "0.25");
