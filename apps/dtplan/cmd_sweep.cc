@@ -108,8 +108,15 @@ core::Status make_plans_dir(const std::string& dir) {
 // The plan directory as the page at `html` links to it ("plans", "../out/plans").
 std::string plans_href(const std::string& html, const std::string& plans) {
   namespace fs = std::filesystem;
-  const fs::path page_dir = fs::absolute(html).lexically_normal().parent_path();
-  const fs::path rel = fs::absolute(plans).lexically_normal().lexically_relative(page_dir);
+  std::error_code ec;  // absolute() fails only without a working directory: then as given
+  fs::path page = fs::absolute(html, ec);
+  fs::path dir = fs::absolute(plans, ec);
+  if (ec) {
+    page = html;
+    dir = plans;
+  }
+  const fs::path page_dir = page.lexically_normal().parent_path();
+  const fs::path rel = dir.lexically_normal().lexically_relative(page_dir);
   std::string href = rel.generic_string();
   while (href.size() > 1 && href.back() == '/') href.pop_back();
   return href.empty() ? "." : href;
