@@ -80,7 +80,8 @@ DROPPED_ATTRS = frozenset(["device", "layout", "pin_memory", "memory_format", "n
 
 DEFAULT_LAYER_REGEX = r"layers(?:\.|\[')(\d+)"
 
-# Ops AutoParallel keeps whole (study §4.1): removed from the decomposition table.
+# Ops AutoParallel keeps whole (docs/reference/strategy_selection.md §4.1): removed from the
+# decomposition table.
 AP_KEPT_OPS = ["full_like", "empty_like", "threshold_backward", "native_layer_norm",
                "native_layer_norm_backward", "embedding_dense_backward", "_softmax",
                "_softmax_backward_data", "stack"]

@@ -3,7 +3,7 @@
 // its description.
 //
 //   dtplan list models
-//   llama3-405b  LLaMA3-405B (study section 5.3), batch 16, seq 8192
+//   llama3-405b  LLaMA3-405B (docs/reference/torchtitan.md §8), batch 16, seq 8192
 //   ...
 //   dtplan list meshes --json   // [{"name": "2x2", "description": "dp=2, tp=2, ..."}, ...]
 

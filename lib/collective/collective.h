@@ -3,8 +3,8 @@
 // nccl-tests bus-bandwidth factor and the bytes each rank puts on the wire. Every other module
 // (cost model, planners, simulator, CLI) asks this table instead of repeating the facts.
 //
-// Size convention (nccl-tests and NCCL's tuning model, reference collectives.md §1.1): S is the
-// larger of the send and receive buffers, summed over ranks where relevant:
+// Size convention (nccl-tests and NCCL's tuning model, docs/reference/collectives.md §1.1): S is
+// the larger of the send and receive buffers, summed over ranks where relevant:
 //   all_reduce, broadcast, reduce: S = the whole vector (count x element size);
 //   all_gather: S = the total output (per-rank input x n);
 //   reduce_scatter: S = the total input (per-rank output x n);

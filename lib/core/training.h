@@ -35,8 +35,9 @@ enum class GradSync : std::uint8_t { kEveryMicrobatch, kLastMicrobatch };
 // kernel per region (graph/fusion.h).
 enum class Execution : std::uint8_t { kEager, kCompiled };
 
-// Float8 training of the transformer blocks' linears (torchao, torchtitan.md §6): the seven
-// linears of every block run their three matmuls in fp8 (`output` and the embedding stay bf16):
+// Float8 training of the transformer blocks' linears (torchao, docs/reference/torchtitan.md §6):
+// the seven linears of every block run their three matmuls in fp8 (`output` and the embedding stay
+// bf16):
 //   kNone        bf16 everywhere;
 //   kTensorwise  per-tensor dynamic scales; with FSDP the weights are cast to fp8 before their
 //                all-gather (1 byte per element);
@@ -44,9 +45,9 @@ enum class Execution : std::uint8_t { kEager, kCompiled };
 enum class Float8Recipe : std::uint8_t { kNone, kTensorwise, kRowwise };
 
 // Async tensor parallelism (torchtitan's `enable_async_tensor_parallel`, inductor's
-// micro-pipeline TP, torchtitan.md §7): with kOn the transformer blocks' tp all-gathers that feed
-// matmuls and the matmuls that feed tp reduce-scatters run as fused collective matmuls over
-// NVLink peer copies (plan/async_tp.h); kOff runs them as NCCL collectives.
+// micro-pipeline TP, docs/reference/torchtitan.md §7): with kOn the transformer blocks' tp
+// all-gathers that feed matmuls and the matmuls that feed tp reduce-scatters run as fused
+// collective matmuls over NVLink peer copies (plan/async_tp.h); kOff runs them as NCCL collectives.
 enum class AsyncTp : std::uint8_t { kOff, kOn };
 
 // Microbatches per training step (grad_accum, `--grad-accum`, a plan's training.grad_accum): the

@@ -1,6 +1,6 @@
 #pragma once
 // AlphaBetaModel ("alpha-beta"): the Hockney / Thakur-Rabenseifner-Gropp cost of a flat ring over
-// the group (reference collectives.md §1.2, §3.3), with the node structure taken into account:
+// the group (docs/reference/collectives.md §1.2, §3.3), with the node structure taken into account:
 //   B_bus = B_intra on one node, else min(B_intra, k x B_nic) where k = NICs next to the group's
 //           GPUs on a node (the ring's channels add up across NICs);
 //   all_gather / reduce_scatter: launch + (n - M) a_intra + (M - 1) a_inter + (n-1)/n S / B_bus;

@@ -1,6 +1,6 @@
 #pragma once
 // FLOP and HBM-byte formulas of ops, as functions of shapes and dtype, for the roofline
-// (roofline.h). FLOPs follow torch.utils.flop_counter (reference collectives.md §4.3): a
+// (roofline.h). FLOPs follow torch.utils.flop_counter (docs/reference/collectives.md §4.3): a
 // multiply-add counts 2; memory-bound ops (pointwise, reductions, norms, copies) count 0 FLOPs
 // and are priced by their traffic. Bytes count every input read and every output written once
 // (perfect on-chip reuse inside a kernel), in the op's dtype; softmax statistics are fp32.

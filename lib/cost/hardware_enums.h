@@ -21,7 +21,7 @@ enum class IntraFabric : std::uint8_t {
   kPcie,      // peer-to-peer over PCIe (no NVLink)
 };
 
-// NCCL releases whose tuning constants differ (reference collectives.md §2.1-2.2):
+// NCCL releases whose tuning constants differ (docs/reference/collectives.md §2.1-2.2):
 //   k2_18: 2.18.x; k2_21: 2.19-2.22; k2_23: 2.23-2.27 (PAT appears); k2_28: 2.28 and later.
 enum class NcclVersion : std::uint8_t { k2_18, k2_21, k2_23, k2_28 };
 

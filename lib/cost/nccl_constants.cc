@@ -6,7 +6,7 @@ namespace dtplan::cost {
 
 namespace {
 
-// Values from reference collectives.md §2.1 (latencies) and §2.2 (caps, factors). Where the
+// Values from docs/reference/collectives.md §2.1 (latencies) and §2.2 (caps, factors). Where the
 // reference gives only HEAD values (NVLS/NVLSTree hop latencies), releases before 2.23 use the
 // values read from NCCL's v2.19-era tuning.cc (NVLink 23/23, NET 18/14 us).
 
@@ -121,8 +121,9 @@ const std::array<NcclConstants, 4> kConstants = {{
      kTreeCorrection, GpuArch::kBlackwell, true},
 }};
 
-// Speed ladders of src/graph/search.cc (reference §2.3). The inter ladder lists the published
-// values; below 10 GB/s it continues with the pre-SM90 intra values and the slow-network steps.
+// Speed ladders of src/graph/search.cc (docs/reference/collectives.md §2.3). The inter ladder lists
+// the published values; below 10 GB/s it continues with the pre-SM90 intra values and the
+// slow-network steps.
 constexpr double kIntraSm80[] = {40, 30, 20, 18, 15, 12, 10, 9, 7, 6, 5, 4, 3};
 constexpr double kIntraSm90[] = {60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3};
 constexpr double kIntraSm100[] = {90, 80, 70, 60, 50, 45, 40, 30, 24, 20, 19, 18};

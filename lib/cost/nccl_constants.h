@@ -1,6 +1,6 @@
 #pragma once
 // NCCL's tuning constants (src/graph/tuning.cc and src/graph/search.cc), per release, as listed
-// in reference collectives.md §2.1-2.3. Latencies in microseconds, bandwidths in GB/s (1e9).
+// in docs/reference/collectives.md §2.1-2.3. Latencies in microseconds, bandwidths in GB/s (1e9).
 // Indexes follow NCCL: algorithms Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT;
 // protocols LL, LL128, Simple; links NVLink, PCI, NET; node-count columns N1 (1 node), N2 (2),
 // N4 (3 or more).

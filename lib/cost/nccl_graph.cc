@@ -67,8 +67,8 @@ NcclGraphs nccl_graphs(const HardwareProfile& profile, const GroupTopology& topo
     tree = ring;
   } else {
     // Rings are built node by node; each channel leaves a node through one NIC and different
-    // channels use different NICs, so the channels add up (reference §3.3): one channel per NIC
-    // the local GPUs can reach, at the NIC path's ladder speed.
+    // channels use different NICs, so the channels add up (docs/reference/collectives.md §3.3): one
+    // channel per NIC the local GPUs can reach, at the NIC path's ladder speed.
     std::int32_t nics = local_nics(node, local);
     NcclGraph per_nic = best_speed(inter, nic_path_gbyte_per_s(node),
                                    std::max<std::int32_t>(1, kMaxSearchChannels / nics));

@@ -3,10 +3,10 @@
 // bandwidth inside and across nodes), derived from the hardware profile and the group topology.
 // NCCL's tuning model reads only these three numbers per algorithm, so this is where the node
 // structure of a group (one node, one GPU per node, a partial node, a flattened multi-node group)
-// turns into bandwidth. The rules emulate src/graph/search.cc (reference collectives.md §2.3,
-// §3.3); they are written out in nccl_graph.cc and reproduce the reference's "typical graph
-// results": DGX H100 one node 12 ch x 30 GB/s (after duplication), >= 3 nodes 8 ch x 48; DGX
-// A100 one node 12 x 20, >= 3 nodes 8 x 24.
+// turns into bandwidth. The rules emulate src/graph/search.cc
+// (docs/reference/collectives.md §2.3, §3.3); they are written out in nccl_graph.cc and
+// reproduce the typical graph results: DGX H100 one node 12 ch x 30 GB/s (after duplication),
+// >= 3 nodes 8 ch x 48; DGX A100 one node 12 x 20, >= 3 nodes 8 x 24.
 
 #include <cstdint>
 

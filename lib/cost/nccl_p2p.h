@@ -1,7 +1,7 @@
 #pragma once
 // Point-to-point collectives (all_to_all, send/recv, gather, scatter): NCCL runs them as grouped
 // send/recv, not through its tuning model, so they are priced on their own (never as an
-// all_gather). Rules (reference collectives.md §3.3):
+// all_gather). Rules (docs/reference/collectives.md §3.3):
 //   - latency: one Simple launch (Ring/Simple base latency) plus one NVLink/PCI hop when peers
 //     share a node, plus one network hop and the network post overhead (x3, Simple) when they
 //     do not;

@@ -1,6 +1,6 @@
 #pragma once
 // A port of NCCL's tuning model (src/graph/tuning.cc, ncclTopoTuneModel + ncclTopoGetAlgoTime;
-// reference collectives.md §1.3): for every (algorithm, protocol) NCCL could run a collective
+// docs/reference/collectives.md §1.3): for every (algorithm, protocol) NCCL could run a collective
 // with, a latency and an algorithm bandwidth derived from the group's channel graphs, then
 //   time_us = latency + bytes / (1000 x algbw x corrections)
 // and the fastest available pair wins. Selection rule (NCCL's): candidates are visited in NCCL's

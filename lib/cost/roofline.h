@@ -1,5 +1,5 @@
 #pragma once
-// The compute roofline (reference autoparallel.md §3.1, with SI units, and the kernel
+// The compute roofline (docs/reference/strategy_selection.md §3.1, with SI units, and the kernel
 // efficiency tables of kernel_efficiency.h):
 //   time_us = max(flops / (peak[dtype] x efficiency(kernel)),
 //                 bytes / (HBM x memory_efficiency),

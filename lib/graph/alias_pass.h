@@ -1,8 +1,9 @@
 #pragma once
-// insert_aliases(): AutoParallel's `_add_alias` (version "v2", study §4.1). An `alias` node is
-// inserted after every single-tensor node with two or more users and after every graph output,
-// just before the producer's first user, and every user is rewired to it. An alias has all R/S
-// options, so it is the one place where a redistribution shared by several consumers is paid.
+// insert_aliases(): AutoParallel's `_add_alias` (version "v2",
+// docs/reference/strategy_selection.md §4.1). An `alias` node is inserted after every single-tensor
+// node with two or more users and after every graph output, just before the producer's first user,
+// and every user is rewired to it. An alias has all R/S options, so it is the one place where a
+// redistribution shared by several consumers is paid.
 //
 // Rules dtplan fixes where the study leaves them open (documented, deterministic):
 //   - a node that is both multi-user and a graph output gets one alias, not two; alias nodes and

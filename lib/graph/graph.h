@@ -2,7 +2,7 @@
 // Graph: the joint forward+backward op graph, nodes in topological order (every input names an
 // earlier node, so cycles and forward references cannot be represented), with a name index and
 // the repeated-layer annotation (which layer ids are isomorphic copies of each other, as
-// AutoParallel's clustering exploits, study §1.7).
+// AutoParallel's clustering exploits, docs/reference/strategy_selection.md §1.7).
 //
 //   Graph g("tiny");
 //   NodeId x = g.add_node({.name = "x", .op = OpKind::kPlaceholder, ...}).value();

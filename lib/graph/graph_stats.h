@@ -1,6 +1,7 @@
 #pragma once
 // Graph statistics the CLI prints with a plan: node counts by op kind, phase and layer, and the
-// parameter count and bytes (the memory the parameter constraint budgets, study §1.5).
+// parameter count and bytes (the memory the parameter constraint budgets,
+// docs/reference/strategy_selection.md §1.5).
 //
 //   auto s = graph_stats(build_llama3(cfg_8b).value()).value();
 //   s.params == 8030261248; s.param_bytes == 32121044992;  // fp32 storage

@@ -6,7 +6,7 @@
 // phase, role and checkpoint tag, and on inputs: a producer inside the layer by its position in
 // the layer, a producer outside it by the shape and dtype it supplies (so layer 0, fed by the
 // embedding, matches layer 1, fed by layer 0). This is the periodicity AutoParallel's clustering
-// exploits (study §1.7), made exact.
+// exploits (docs/reference/strategy_selection.md §1.7), made exact.
 //
 //   find_repeated_layers(build_llama3(cfg_32_layers)) == {RepeatGroup{{0, 1, ..., 31}}}
 

@@ -1,5 +1,5 @@
 // The backward half of build_llama3() (llama3_builder.h), emitted in the order autograd runs it:
-// reverse creation order of the forward ops (study §5.6).
+// reverse creation order of the forward ops (docs/reference/strategy_selection.md §5.6).
 
 #include <string>
 #include <vector>

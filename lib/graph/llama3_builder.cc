@@ -39,9 +39,9 @@ Attributes linear_einsum_attrs(const std::string& equation, bool float8) {
 
 namespace {
 
-// dtype_cast(W) -> permute -> einsum "abk,kn->abn". A float8 linear (torchtitan.md §6) tags its
-// einsums; under tensorwise its weight is cast to fp8 (e4m3) instead of bf16, so an FSDP
-// all-gather of the cast weight moves 1 byte per element.
+// dtype_cast(W) -> permute -> einsum "abk,kn->abn". A float8 linear
+// (docs/reference/torchtitan.md §6) tags its einsums; under tensorwise its weight is cast to fp8
+// (e4m3) instead of bf16, so an FSDP all-gather of the cast weight moves 1 byte per element.
 LinearSaved linear(GraphBuilder& b, const std::string& prefix, NodeId x, NodeId w,
                    core::Float8Recipe float8 = core::Float8Recipe::kNone) {
   LinearSaved s;
@@ -174,8 +174,8 @@ LayerSaved layer_forward(GraphBuilder& b, const Llama3Config& c, const Dims& d, 
 // (einsums) and of attention, where every second matmul of the block is recomputed too. Under
 // both modes the block's output is kept: it is the next block's input, which that block's
 // checkpoint saves (the last block's feeds the final norm, outside any checkpoint). Float8
-// linears run _scaled_mm, which torchtitan's op-SAC list does not save (torchtitan.md §5), so
-// under op-level SAC their outputs are all recomputed.
+// linears run _scaled_mm, which torchtitan's op-SAC list does not save
+// (docs/reference/torchtitan.md §5), so under op-level SAC their outputs are all recomputed.
 void tag_checkpoints(GraphBuilder& b, std::size_t first_node, const LayerSaved& s,
                      CheckpointPolicy policy) {
   const std::size_t end = b.graph().size();

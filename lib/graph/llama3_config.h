@@ -1,6 +1,7 @@
 #pragma once
-// Llama3Config: the torchtitan / AutoParallel LLaMA3 model arguments (study §5.2) plus the
-// training-step shape (batch, sequence) and the tracing choices that change the joint graph.
+// Llama3Config: the torchtitan / AutoParallel LLaMA3 model arguments
+// (docs/reference/strategy_selection.md §5.2) plus the training-step shape (batch, sequence) and
+// the tracing choices that change the joint graph.
 //
 //   Llama3Config c;  // defaults are LLaMA3-8B at B=16, S=8192
 //   llama3_ffn_dim(c) == 14336;  // int(2*4*4096/3) = 10922, x1.3 = 14198, up to 1024k -> 14336
@@ -17,7 +18,8 @@
 
 namespace dtplan::graph {
 
-// Which SDPA kernel the trace holds (cuDNN is what H100 selects first, study §5.2).
+// Which SDPA kernel the trace holds (cuDNN is what H100 selects first,
+// docs/reference/strategy_selection.md §5.2).
 enum class AttentionKernel : std::uint8_t { kCudnn, kFlash, kEfficient };
 
 // Activation checkpointing (core/training.h); kSelectiveOp is the example's default. The builder

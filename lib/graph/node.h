@@ -1,9 +1,10 @@
 #pragma once
-// Node: one op of the joint forward+backward graph, as AutoParallel sees an FX node (study §1.2,
-// §5.7): op kind, ordered tensor inputs (duplicates kept: `mul(x, x)` has two slots naming the
-// same producer), output metadata (several for tuple-producing ops, read through getitem),
-// attributes, phase, layer id and role (parameter / gradient / input / tangent / output) with the
-// forward-backward pair AutoParallel ties (param <-> grad, output <-> tangent, input <-> grad).
+// Node: one op of the joint forward+backward graph, as AutoParallel sees an FX node
+// (docs/reference/strategy_selection.md §1.2, §5.7): op kind,
+// ordered tensor inputs (duplicates kept: `mul(x, x)` has two slots naming the same producer),
+// output metadata (several for tuple-producing ops, read through getitem), attributes, phase, layer
+// id and role (parameter / gradient / input / tangent / output) with the forward-backward pair
+// AutoParallel ties (param <-> grad, output <-> tangent, input <-> grad).
 
 #include <cstdint>
 #include <string>
@@ -31,7 +32,8 @@ enum class Phase : std::uint8_t { kForward, kBackward };
 enum class Role : std::uint8_t { kNone, kParam, kBuffer, kInput, kTangent, kGrad, kOutput };
 
 // Activation-checkpoint metadata (AutoParallel's `recompute` tag): it never changes the joint
-// graph (study §5.6), only which forward values the partitioned backward recomputes.
+// graph (docs/reference/strategy_selection.md §5.6), only which forward values the partitioned
+// backward recomputes.
 enum class Checkpoint : std::uint8_t { kNone, kSave, kRecompute };
 
 struct Node {

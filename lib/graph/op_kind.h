@@ -1,8 +1,9 @@
 #pragma once
 // OpKind: the aten operators of a traced joint (forward + backward) graph that dtplan understands,
-// grouped into the families the strategy enumerators handle (AutoParallel study §2). Names are the
-// aten spellings without the "aten." namespace and overload ("mm", "_to_copy",
-// "_scaled_dot_product_cudnn_attention"); anything else is `kOther` with its aten target kept.
+// grouped into the families the strategy enumerators handle
+// (docs/reference/strategy_selection.md §2). Names are the aten spellings without the "aten."
+// namespace and overload ("mm", "_to_copy", "_scaled_dot_product_cudnn_attention"); anything else
+// is `kOther` with its aten target kept.
 
 #include <cstdint>
 #include <span>

@@ -1,9 +1,10 @@
 #pragma once
 // Layer inference for graphs without layer ids (a hand-written graph, an FX export whose module
-// paths do not name layers), in the spirit of AutoParallel's clustering (study §1.7): nodes are
-// hashed structurally (node_signature(): op, attributes, shapes, phase, role, and the shapes each
-// input supplies; names and layer ids ignored), and runs of nodes that repeat are grown around
-// anchors, then tied into layers by their data edges.
+// paths do not name layers), in the spirit of AutoParallel's clustering
+// (docs/reference/strategy_selection.md §1.7): nodes are hashed structurally (node_signature(): op,
+// attributes, shapes, phase, role, and the shapes each input supplies; names and layer ids
+// ignored), and runs of nodes that repeat are grown around anchors, then tied into layers by their
+// data edges.
 //
 // The algorithm, deterministic at every step:
 //   1. Nodes whose signature occurs once (among unclaimed nodes) are skipped: they cannot repeat

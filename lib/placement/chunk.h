@@ -1,8 +1,9 @@
 #pragma once
 // One-dimensional index maps of Shard (torch.chunk) and StridedShard (two-level chunk), for one
-// mesh dim of size n splitting a length L (redistribute.md §1.2, device_mesh.md §4.2). All are
-// O(1) except strided_positions, which is linear in its output. Arguments come from validated
-// specs: L >= 0, n >= 1, 0 <= r < n, split factor >= 1; results never overflow.
+// mesh dim of size n splitting a length L (docs/reference/placements.md §1.2,
+// docs/reference/device_mesh.md §4.2). All are O(1) except strided_positions, which is linear in
+// its output. Arguments come from validated specs: L >= 0, n >= 1, 0 <= r < n, split factor >= 1;
+// results never overflow.
 
 #include <cstdint>
 #include <vector>
@@ -61,8 +62,8 @@ Owner chunk_owner(std::int64_t length, std::int64_t n, std::int64_t g);
 // Example: strided_owner(9, 2, 4, 5) == {0, 2} (coordinate 0 holds 0,1,5).
 Owner strided_owner(std::int64_t length, std::int64_t sf, std::int64_t m, std::int64_t g);
 
-// Even closed forms (device_mesh.md §4.2), valid when L % (sf * m) == 0, c = L / (sf * m):
-// coordinate i owns chunks i, i+m, i+2m, ... of size c.
+// Even closed forms (docs/reference/device_mesh.md §4.2), valid when L % (sf * m) == 0, c = L / (sf
+// * m): coordinate i owns chunks i, i+m, i+2m, ... of size c.
 //   local -> global: g = ((l div c) * m + i) * c + (l mod c)
 //   global -> (owner, local): k = g div c; owner = k mod m; l = (k div m) * c + (g mod c)
 // @pre L % (sf * m) == 0, L > 0, 0 <= l < sf * c, 0 <= g < L.

@@ -1,6 +1,7 @@
 #pragma once
 // Local shapes of a TensorSpec on a mesh given by its per-dim sizes: what one rank (a mesh
-// coordinate) holds, with torch.chunk semantics at every level (redistribute.md §1.2-1.4).
+// coordinate) holds, with torch.chunk semantics at every level
+// (docs/reference/placements.md §1.2-1.4).
 //
 // Each tensor dim is split by the mesh dims of its shard order, in order; every split works on
 // the length the previous one left (nested torch.chunk), a StridedShard split on the two-level
@@ -38,17 +39,17 @@ core::Status local_shape_into(const TensorSpec& spec, std::span<const std::int64
 // shard-order splits in order and stops at the first mesh dim not in `applied` (a later split
 // is defined only on the piece an earlier one left).
 // Example: shape_after(..., 0) == global shape; shape_after(..., kAllMeshDims) == local_shape.
-// The greedy planner's logical[i] (redistribute.md §3.3) is shape_after with mesh dims 0..i-1
-// on a default-order spec.
+// The greedy planner's logical[i] (docs/reference/placements.md §3.3) is shape_after with mesh dims
+// 0..i-1 on a default-order spec.
 core::Result<std::vector<std::int64_t>> shape_after(const TensorSpec& spec,
                                                     std::span<const std::int64_t> mesh_sizes,
                                                     std::span<const std::int64_t> coord,
                                                     MeshDimMask applied);
 
-// The "logical shape" seen by the group of mesh dim `mesh_dim` (§1.3; the graph planner's
-// get_logical_shape): the local shape with `mesh_dim`'s own split, and every split after it in
-// the same tensor dim's order, not yet applied. This rank's coordinates on the other mesh dims
-// are used; the coordinate on `mesh_dim` does not matter.
+// The "logical shape" seen by the group of mesh dim `mesh_dim` (docs/reference/placements.md §1.3;
+// the graph planner's get_logical_shape): the local shape with `mesh_dim`'s own split, and every
+// split after it in the same tensor dim's order, not yet applied. This rank's coordinates on the
+// other mesh dims are used; the coordinate on `mesh_dim` does not matter.
 // Example: [9] with S(0),S(0) on (2,2): mesh dim 1 at (1,*) sees [4]; mesh dim 0 sees [9].
 core::Result<std::vector<std::int64_t>> logical_shape(const TensorSpec& spec,
                                                       std::span<const std::int64_t> mesh_sizes,
@@ -61,9 +62,9 @@ core::Result<std::int64_t> local_bytes(const TensorSpec& spec,
                                        std::span<const std::int64_t> coord);
 
 // Product of the sizes of the shard-like mesh dims (the number of distinct pieces).
-// PyTorch's num_shards counts plain Shard only, which undercounts _StridedShard specs (§5.3
-// quirk); here a StridedShard mesh dim splits the tensor and counts.
-// Example: S(0),R,_S(1,2) on (2,3,4) -> 8.
+// PyTorch's num_shards counts plain Shard only, which undercounts _StridedShard specs
+// (docs/reference/placements.md §5.3 quirk); here a StridedShard mesh dim splits the tensor and
+// counts. Example: S(0),R,_S(1,2) on (2,3,4) -> 8.
 core::Result<std::int64_t> num_shards(const TensorSpec& spec,
                                       std::span<const std::int64_t> mesh_sizes);
 

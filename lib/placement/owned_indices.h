@@ -3,7 +3,7 @@
 // Local index l of a rank along tensor dim t is the l-th owned index (owned sets are ascending,
 // see index_set.h). The rank's local tensor is the product of its per-dim owned sets.
 //
-//   [8] with _S(0,2),S(0) on (2,2) (device_mesh.md §4.2, FSDP2 + TP):
+//   [8] with _S(0,2),S(0) on (2,2) (docs/reference/device_mesh.md §4.2, FSDP2 + TP):
 //     (0,0) owns [0,2)   (0,1) owns [4,6)   (1,0) owns [2,4)   (1,1) owns [6,8)
 //   [9] with _S(0,2) on (4): 0 -> {0,1,5}, 1 -> {2,3,6}, 2 -> {4,7}, 3 -> {8}
 

@@ -1,5 +1,5 @@
 #pragma once
-// Placement: how one mesh dim lays out a DTensor (reference redistribute.md §1.1-1.6). A 16-byte
+// Placement: how one mesh dim lays out a DTensor (docs/reference/placements.md §1.1-1.6). A 16-byte
 // value type with defaulted ==/<=> and a hash, so placement lists can key plan caches.
 //
 //   Shard(d)              S(d)       torch.chunk split of tensor dim d over the mesh dim
@@ -8,8 +8,8 @@
 //   Partial(op)           P(op)      the value is op-reduced over the ranks of the mesh dim
 //
 // Values are canonical: fields that do not apply to a kind hold their defaults, and a strided
-// shard with split factor 1 is a plain Shard (the same data layout, device_mesh.md §4.1), so
-// equal layouts compare equal.
+// shard with split factor 1 is a plain Shard (the same data layout,
+// docs/reference/device_mesh.md §4.1), so equal layouts compare equal.
 
 #include <cassert>
 #include <compare>

@@ -1,9 +1,9 @@
 #pragma once
 // ShardOrder: for each tensor dim split by several mesh dims, the order in which they split it
-// (redistribute.md §1.3, §1.7). PyTorch keeps a tuple of ShardOrderEntry(tensor_dim, mesh_dims);
-// here it is one flat list of (tensor dim, mesh dim) steps sorted by tensor dim, with each tensor
-// dim's mesh dims in execution order (first = outermost split, last = innermost). The default
-// order lists, per tensor dim, the shard-like mesh dims in ascending order.
+// (docs/reference/placements.md §1.3, §1.7). PyTorch keeps a tuple of ShardOrderEntry(tensor_dim,
+// mesh_dims); here it is one flat list of (tensor dim, mesh dim) steps sorted by tensor dim, with
+// each tensor dim's mesh dims in execution order (first = outermost split, last = innermost). The
+// default order lists, per tensor dim, the shard-like mesh dims in ascending order.
 //
 //   placements S(0),S(0) with order {0: [1, 0]}  ==  text "S(0)[1],S(0)[0]": mesh dim 1 first.
 //

@@ -1,6 +1,7 @@
 #pragma once
-// Conversions between a shard order and _StridedShard placements (redistribute.md §1.4, §1.7).
-// Both express "a higher mesh dim splits a tensor dim before a lower one":
+// Conversions between a shard order and _StridedShard placements
+// (docs/reference/placements.md §1.4, §1.7). Both express "a higher mesh dim splits a tensor dim
+// before a lower one":
 //
 //   S(0)[1],S(0)[0]  (mesh dim 1 splits first)   <->   _S(0,2),S(0)   on mesh (4, 2)
 //

@@ -1,7 +1,7 @@
 #pragma once
 // TensorSpec: a DTensor's global shape, dtype, one placement per mesh dim and its shard order
-// (PyTorch's DTensorSpec without the mesh, redistribute.md §1.7). The mesh is passed as its
-// per-dim sizes wherever it matters, so this module does not depend on lib/mesh.
+// (PyTorch's DTensorSpec without the mesh, docs/reference/placements.md §1.7). The mesh is passed
+// as its per-dim sizes wherever it matters, so this module does not depend on lib/mesh.
 //
 // A spec is validated once at construction; after that it is an immutable value with defaulted
 // ==/<=> and a hash (plan caches key on (src spec, dst spec)). Placements hold resolved tensor

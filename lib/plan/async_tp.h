@@ -1,6 +1,6 @@
 #pragma once
 // Async TP on a lowered plan: the tp collectives inside the transformer blocks that inductor's
-// micro-pipeline TP fuses with their matmuls (torchtitan.md §7; PyTorch
+// micro-pipeline TP fuses with their matmuls (docs/reference/torchtitan.md §7; PyTorch
 // torch/_inductor/fx_passes/micro_pipeline_tp.py), found in the plan's ops and redistributions
 // and priced as plan/fused_matmul.h prices them. A redistribution qualifies when its only
 // collective step is an all_gather or a reduce_scatter on the mesh dim named "tp" alone, over

@@ -1,9 +1,10 @@
 #pragma once
 // FusedMatmul: a tp collective and the matmuls inductor's micro-pipeline TP fuses it with
-// (torchtitan.md §7, "Async TP"; PyTorch torch/_inductor/fx_passes/micro_pipeline_tp.py and
-// torch/distributed/_symmetric_memory): the collective no longer runs as an NCCL kernel, its
-// t - 1 remote shards are copied peer to peer over NVLink (symmetric memory, copy engines, two
-// alternating streams) while the matmul runs in t chunks, one per shard.
+// (docs/reference/torchtitan.md §7, "Async TP"; PyTorch
+// torch/_inductor/fx_passes/micro_pipeline_tp.py and torch/distributed/_symmetric_memory): the
+// collective no longer runs as an NCCL kernel, its t - 1 remote shards are copied peer to peer over
+// NVLink (symmetric memory, copy engines, two alternating streams) while the matmul runs in t
+// chunks, one per shard.
 //   kAllGatherMatmul      fused_all_gather_matmul: the local shard's chunk first, then each
 //                         remote shard's chunk as its copy lands;
 //   kMatmulReduceScatter  fused_matmul_reduce_scatter: the mirror image, each destination's

@@ -6,9 +6,10 @@
 //            flattened mesh) run at once, so a step costs the max over its distinct group
 //            topologies; local ops (chunk copy, R -> P(sum) divide) through the roofline's memory
 //            traffic (cost::local_op_cost).
-//   dtensor  PyTorch DTensor's own model (redistribute.md §5), see dtensor_model.h.
+//   dtensor  PyTorch DTensor's own model (docs/reference/placements.md §5), see dtensor_model.h.
 //
-// Both price a step whose group has one rank at 0: PyTorch skips such steps at runtime (§2).
+// Both price a step whose group has one rank at 0: PyTorch skips such steps at runtime
+// (docs/reference/placements.md §2).
 //
 //   auto model = make_cost_model(CostModelKind::kNccl, profile);
 //   model->price(ctx, query).value().cost_us;
@@ -36,7 +37,8 @@ struct StepQuery {
   std::int64_t bytes = 0;
   std::int64_t local_bytes = 0;  // the local bytes before the step, max over ranks
   // DTensor's byte count of the state before the step: global bytes / product of the sizes of
-  // its shard-like mesh dims (one_step_redistribute_cost, §5.4), unpadded.
+  // its shard-like mesh dims (one_step_redistribute_cost, docs/reference/placements.md §5.4),
+  // unpadded.
   double ideal_bytes = 0;
   std::int64_t avg_scale = 1;  // > 1: a merged sum+avg reduction divides its result afterwards
   bool divides = false;        // a local partition to P(sum) divides by the group size

@@ -1,6 +1,6 @@
 #pragma once
-// The greedy planner, exactly as DTensor's default one (redistribute.md §3.3), for specs in
-// default shard order without _StridedShard:
+// The greedy planner, exactly as DTensor's default one (docs/reference/placements.md §3.3), for
+// specs in default shard order without _StridedShard:
 //
 //   1-D mesh: one step src -> dst, or none.
 //   pass 2 (only if the source has real sharding, num_shards > 1), mesh dims inner to outer:

@@ -43,12 +43,13 @@ struct Group {
   std::size_t end = 0;               // one past the last member
 };
 
-// The group that steps[i] (a mergeable kind) starts: the following steps that join it (§4.2),
-// looking past steps that move nothing, which a merged step runs before. Such a step acts on other
-// mesh dims than the members (and a member on a mesh dim that a passed step acts on ends the
-// group), and either every mesh dim of it has size 1 (a one-rank group, skipped at runtime: its
-// split changes no length, and its position in a shard order does not count) or the tensor is
-// empty and the step leaves the shard order of the group's tensor dim alone.
+// The group that steps[i] (a mergeable kind) starts: the following steps that join it
+// (docs/reference/placements.md §4.2), looking past steps that move nothing, which a merged step
+// runs before. Such a step acts on other mesh dims than the members (and a member on a mesh dim
+// that a passed step acts on ends the group), and either every mesh dim of it has size 1 (a
+// one-rank group, skipped at runtime: its split changes no length, and its position in a shard
+// order does not count) or the tensor is empty and the step leaves the shard order of the group's
+// tensor dim alone.
 Group scan_group(std::span<const Transform> steps, std::size_t i,
                  std::span<const std::int64_t> sizes, bool empty_tensor) {
   const Transform& first = steps[i];
@@ -160,7 +161,8 @@ std::string warning_text(const Context& c, std::span<const Transform> group,
   return out;
 }
 
-// try_flatten (§4.3): the merged step, or why not. `state` is the state before the group.
+// try_flatten (docs/reference/placements.md §4.3): the merged step, or why not. `state` is the
+// state before the group.
 std::optional<Transform> try_flatten(const Context& c, const RedistState& state,
                                      std::span<const Transform> group, Failure& why) {
   const Transform& first = group.front();

@@ -1,21 +1,24 @@
 #pragma once
-// The flattened-mesh merge pass (PyTorch's _optimize_transform_infos, redistribute.md §4): runs
-// of adjacent same-kind collectives over several mesh dims become one collective on a flattened
-// mesh the user created. Scanning left to right without reordering:
+// The flattened-mesh merge pass (PyTorch's _optimize_transform_infos,
+// docs/reference/placements.md §4): runs of adjacent same-kind collectives over several mesh dims
+// become one collective on a flattened mesh the user created. Scanning left to right without
+// reordering:
 //   * a group starts at an all_gather, reduce_scatter or all_reduce on one mesh dim and takes
 //     every following step whose placement pair matches the FIRST member's (identical pairs, or
 //     the same target with P(sum)/P(avg) sources); all_to_all, local ops, StridedShard steps and
-//     already flattened steps end a group and never merge (§4.6 recommendation 2);
+//     already flattened steps end a group and never merge (docs/reference/placements.md §4.6
+//     recommendation 2);
 //   * a step that moves nothing (every mesh dim of it has size 1, or the tensor is empty) does
 //     not end a group: the merged step runs before it (PyTorch's grouping stops there, so a
 //     step on a size-1 mesh dim between two reductions keeps them apart); scan_group in
 //     merge_pass.cc says when such a step may be passed;
-//   * the whole group merges or nothing does (no sub-groups, §4.2), when, in this order:
+//   * the whole group merges or nothing does (no sub-groups, docs/reference/placements.md §4.2),
+//     when, in this order:
 //       reduce_scatter dims ascending / all_gather dims descending, else non_ascending_mesh_dims;
 //       a flattened mesh over exactly those dims exists (layout match), else no_flattened_mesh;
-//       reduce_scatter AND all_gather (fixing §4.6 defect 1): the outer length of the affected
-//       tensor dim is divisible by N, the product of the merged dims' sizes, on every rank (all
-//       ranks decide alike), else uneven_tensor_shape;
+//       reduce_scatter AND all_gather (fixing docs/reference/placements.md §4.6 defect 1): the
+//       outer length of the affected tensor dim is divisible by N, the product of the merged dims'
+//       sizes, on every rank (all ranks decide alike), else uneven_tensor_shape;
 //   * a merged reduction of one op keeps it: P(avg) members become one P(avg) all_reduce or
 //     reduce_scatter over the flattened group, which NCCL averages in the collective (ncclAvg;
 //     PyTorch runs a sum and a separate divide kernel); a merged sum+avg reduction runs as P(sum)
@@ -65,7 +68,8 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
                                      const RedistState& src, std::span<const Transform> steps,
                                      MergeMode mode = MergeMode::kMerge);
 
-// Whether two single-dim steps may share a merge group (§4.2 mergeable_placements).
+// Whether two single-dim steps may share a merge group (docs/reference/placements.md §4.2
+// mergeable_placements).
 bool mergeable_pair(const Transform& first, const Transform& next);
 
 }  // namespace dtplan::redist

@@ -3,7 +3,7 @@
 // dim sizes, the user-created flattened meshes (registered on the mesh's root, `_flatten`) and the
 // dim sets they flatten, the process groups of every dim and flattened mesh reduced to their
 // distinct node structures (cost::GroupTopology), DTensor's intra/inter-host split of the dims
-// (MeshTopoInfo, redistribute.md §5.1), and a fingerprint that keys plan caches.
+// (MeshTopoInfo, docs/reference/placements.md §5.1), and a fingerprint that keys plan caches.
 //
 //   auto m = mesh::DeviceMesh::create({2, 2, 2}, {"A", "B", "C"}).value();
 //   mesh::flatten(mesh::slice(m, {"A", "C"}).value());          // registers "A_C"
@@ -11,8 +11,8 @@
 //   ctx.find_flattened(0b101) == 0;   // dims A and C -> the flattened mesh "A_C"
 //
 // A flattened mesh matches a dim set when its layout equals the coalesced layout of those dims
-// (PyTorch's _get_flattened_mesh_by_layout, §4.3 step 4): non-adjacent dims work, and size-1 dims
-// may be added to a set freely (they vanish in coalescing).
+// (PyTorch's _get_flattened_mesh_by_layout, docs/reference/placements.md §4.3 step 4): non-adjacent
+// dims work, and size-1 dims may be added to a set freely (they vanish in coalescing).
 
 #include <cstdint>
 #include <span>

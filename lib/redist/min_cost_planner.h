@@ -1,7 +1,7 @@
 #pragma once
 // The exact min-cost planner: a cheapest path from the source to the target state, where states
-// are (placements, shard order) and edges are the moves of DTensor's graph planner (§3.4),
-// extended (search_space.h lists them all):
+// are (placements, shard order) and edges are the moves of DTensor's graph planner
+// (docs/reference/placements.md §3.4), extended (search_space.h lists them all):
 //   DTensor's: S(a)->S(b) all_to_all and S->R all_gather of a tensor dim's innermost split,
 //     P->R all_reduce, R->S(b) chunk, P->S(b) reduce_scatter, R->P(op) partition, _S->R
 //     all_gather, R->_S chunk;

@@ -6,14 +6,15 @@
 //   Planner planner(std::move(ctx), make_cost_model(CostModelKind::kNccl, profile), &sink);
 //   auto plan = planner.plan(src_spec, dst_spec, {PlannerKind::kAuto, true}).value();
 //
-// Pipeline: check the request; pick the planner (auto follows DTensor, §3.2: min-cost when either
-// spec has a non-default shard order or a StridedShard, else greedy); plan; with merging on, run
-// the merge pass on a greedy plan (the min-cost search already weighs every merge as a flattened
-// move, so its plan is only scanned for the warnings); price every step from the state before it
-// (StepPricer); check that the steps reach the target. Warnings: the merge pass's (DTensor's),
-// merge_costs_more where the greedy plan's merge pass merged at a loss (DTensor merges
-// unconditionally, so the greedy planner does too), and divergent_replicas where a reduction may
-// leave replicas that differ bitwise (replica_divergence.h), merged or not.
+// Pipeline: check the request; pick the planner (auto follows DTensor,
+// docs/reference/placements.md §3.2: min-cost when either spec has a non-default shard order or a
+// StridedShard, else greedy); plan; with merging on, run the merge pass on a greedy plan (the
+// min-cost search already weighs every merge as a flattened move, so its plan is only scanned for
+// the warnings); price every step from the state before it (StepPricer); check that the steps reach
+// the target. Warnings: the merge pass's (DTensor's), merge_costs_more where the greedy plan's
+// merge pass merged at a loss (DTensor merges unconditionally, so the greedy planner does too), and
+// divergent_replicas where a reduction may leave replicas that differ bitwise
+// (replica_divergence.h), merged or not.
 //
 // Which plan is cheaper, precisely: for the same model, merge flag and specs, the min-cost plan's
 // total (integer ps) is <= the greedy plan's total after its merge pass and <= the greedy plan's

@@ -39,7 +39,8 @@ core::Status check_members(const RedistState& state, const Transform& t,
                                 : "a flattened step must span at least two mesh dims");
   }
   // A merged reduction of P(sum) and P(avg) members runs as a sum (src P(sum)) and divides by
-  // avg_scale, the product of the P(avg) members' sizes, afterwards (§4.3 step 6).
+  // avg_scale, the product of the P(avg) members' sizes, afterwards
+  // (docs/reference/placements.md §4.3 step 6).
   const bool sum_avg = merged && t.src == Placement::partial();
   std::int64_t avg_product = 1;
   for (std::size_t i = 0; i < t.mesh_dims.size(); ++i) {

@@ -1,13 +1,14 @@
 #pragma once
 // RedistState: where a redistribution is between steps: one placement per mesh dim and the shard
-// order (the planner state of redistribute.md §3.4). Unlike a TensorSpec it may hold Partials of
-// different ops (R -> P(max) next to a source P(sum), which greedy plans reach; see
+// order (the planner state of docs/reference/placements.md §3.4). Unlike a TensorSpec it may hold
+// Partials of different ops (R -> P(max) next to a source P(sum), which greedy plans reach; see
 // transition rules below), and it is not validated against a tensor shape.
 //
-// Steps change the shard order as the planners do (§3.4, §4.4): a gather or all_to_all removes
-// the innermost split of its tensor dim, a reduce_scatter, chunk or all_to_all appends the new
-// split at the end. A mesh dim of size 1 splits nothing, so where it sits in an order does not
-// matter: it may be removed from any position, and states compare `equivalent` up to it.
+// Steps change the shard order as the planners do (docs/reference/placements.md §3.4, §4.4): a
+// gather or all_to_all removes the innermost split of its tensor dim, a reduce_scatter, chunk or
+// all_to_all appends the new split at the end. A mesh dim of size 1 splits nothing, so where it
+// sits in an order does not matter: it may be removed from any position, and states compare
+// `equivalent` up to it.
 //
 //   state S(0),S(0) order {0:[0,1]}; all_gather on mesh dim 1 -> S(0),R order {0:[0]}
 //   state R,P(sum); reduce_scatter P(sum) -> S(1) on mesh dim 1 -> R,S(1)
@@ -70,10 +71,11 @@ std::vector<std::int64_t> local_shape(std::span<const std::int64_t> shape, const
                                       std::span<const std::int64_t> mesh_sizes,
                                       std::span<const std::int64_t> coord);
 
-// The logical shape step `t` sees at `coord` (§1.3): the local shape before the step with the
-// splits of t's mesh dims, and every later split of the same tensor dim, not applied. For a
-// flattened step this is the outer logical shape of §4.3. R -> S and P -> S steps see the local
-// shape, as in PyTorch (they ignore it).
+// The logical shape step `t` sees at `coord` (docs/reference/placements.md §1.3): the local shape
+// before the step with the splits of t's mesh dims, and every later split of the same tensor dim,
+// not applied. For a flattened step this is the outer logical shape of
+// docs/reference/placements.md §4.3. R -> S and P -> S steps see the local shape, as in PyTorch
+// (they ignore it).
 std::vector<std::int64_t> logical_shape(std::span<const std::int64_t> shape,
                                         const RedistState& before, const Transform& t,
                                         std::span<const std::int64_t> mesh_sizes,

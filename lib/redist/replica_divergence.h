@@ -1,9 +1,10 @@
 #pragma once
-// Where a plan may leave replicas that differ bitwise (PyTorch #171916, redistribute.md §7): a
-// floating-point sum or average that reduces equal inputs in several process groups that sit on
-// nodes differently. NCCL gives every member of ONE reduction the same bits, but it picks each
-// communicator's algorithm and ring from the node structure of its ranks, so two groups with the
-// same values and different node structures may add them in different orders.
+// Where a plan may leave replicas that differ bitwise (PyTorch #171916,
+// docs/reference/placements.md §7): a floating-point sum or average that reduces equal inputs in
+// several process groups that sit on nodes differently. NCCL gives every member of ONE reduction
+// the same bits, but it picks each communicator's algorithm and ring from the node structure of its
+// ranks, so two groups with the same values and different node structures may add them in different
+// orders.
 //
 // A reduction step (all_reduce or reduce_scatter, on one mesh dim or a flattened mesh) reduces
 // equal inputs in two of its groups when the groups differ only on mesh dims that hold Replicate

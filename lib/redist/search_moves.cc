@@ -117,7 +117,8 @@ void SearchSpace::moves(MoveVisitor& v) {
     auto flat = [&](StepKind kind, const Placement& src, const Placement& dst, std::int64_t scale) {
       mv = Move{kind, d, match.flattened, src, dst, scale, -1, 0, key_};
     };
-    // Reductions: every member Partial, one op or a mix of sum and avg (§4.2).
+    // Reductions: every member Partial, one op or a mix of sum and avg
+    // (docs/reference/placements.md §4.2).
     bool partial = true, same = true, sum_avg = true, any_avg = false;
     std::int64_t avg_scale = 1;
     for (int i = 0; i < count; ++i) {

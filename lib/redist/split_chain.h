@@ -5,7 +5,8 @@
 //   max_length  the longest local piece: what a collective pads every rank's piece to (the
 //               padded per-rank byte count of a step is a product of these);
 //   gcd         the gcd of all lengths: "every rank's length is divisible by N" iff N | gcd, the
-//               evenness condition of flattened-mesh merges (§4.3, §4.6) for all ranks at once.
+//               evenness condition of flattened-mesh merges
+//               (docs/reference/placements.md §4.3, §4.6) for all ranks at once.
 //
 //   [9] split by S over 2, then S over 2: 9 -> 5|4 -> 3,2|2,2: lengths {2, 3}, max 3, gcd 1
 //   [8] the same: lengths {2}, max 2, gcd 2; [6] by S over 4: {2, 0}, max 2, gcd 2

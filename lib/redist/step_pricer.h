@@ -3,8 +3,9 @@
 // which memoises a CostModel's prices per (step kind, mesh dim or flattened dim set, bytes).
 //
 // Byte counts are maxima over ranks of padded buffers, which is what the collectives move (every
-// rank of a group pads to the longest piece, §1.2), and they are products of per-tensor-dim
-// maxima (each tensor dim is split by its own mesh dims, so the maxima are independent):
+// rank of a group pads to the longest piece, docs/reference/placements.md §1.2), and they are
+// products of per-tensor-dim maxima (each tensor dim is split by its own mesh dims, so the maxima
+// are independent):
 //   all_gather      per-rank input: the local tensor before the step
 //   reduce_scatter  per-rank output: the local tensor after the step
 //   all_reduce      the local tensor

@@ -1,7 +1,7 @@
 #pragma once
-// Redistribution warnings. DTensor's (redistribute.md §4.5): a plan runs two or more sequential
-// collectives of one kind over several mesh dims that one collective on a flattened mesh could
-// replace, and the merge could not happen, for one of three reasons:
+// Redistribution warnings. DTensor's (docs/reference/placements.md §4.5): a plan runs two or more
+// sequential collectives of one kind over several mesh dims that one collective on a flattened mesh
+// could replace, and the merge could not happen, for one of three reasons:
 //   no_flattened_mesh         the user created no flattened mesh over those dims
 //   uneven_tensor_shape       the tensor dim does not divide evenly over the merged group size
 //   non_ascending_mesh_dims   the steps run in an order no flattened mesh can reproduce

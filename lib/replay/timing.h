@@ -1,6 +1,6 @@
 #pragma once
 // The timing harness: measures collective calls on any ReplayGroup the way nccl-tests measures
-// collectives (reference collectives.md §1.1), and reports them in its units.
+// collectives (docs/reference/collectives.md §1.1), and reports them in its units.
 //
 // Method: `warmup_iters` untimed iterations, then `iters` timed ones. Every iteration starts from
 // a fresh copy of the inputs (made before the clock), enters a world barrier, and runs the call

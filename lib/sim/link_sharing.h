@@ -9,7 +9,7 @@
 // its node with another member. Its time without contention is the plan's cost_us: a latency
 // part (the cost model's latency share, step_program.h) then a bandwidth part.
 //
-// Sharing rule (reference collectives.md §3.3, "divide the link bandwidth by the number of
+// Sharing rule (docs/reference/collectives.md §3.3, "divide the link bandwidth by the number of
 // concurrent flows on the busiest link"): while in its bandwidth part, an instance progresses at
 // rate 1 / max over its links of the number of instances in their bandwidth part on that link.
 // So two instances that start together on one NIC, each of bandwidth part W alone, both end

@@ -1,6 +1,6 @@
 #pragma once
 // Local tensor operations the redistribution executor applies around the flat collectives
-// (reference redistribute.md §1.2, §2, §2.1): slicing and zero-padding along a dim, torch.chunk
+// (docs/reference/placements.md §1.2, §2, §2.1): slicing and zero-padding along a dim, torch.chunk
 // splitting, concatenation, index_select, and the two rank-major rearrangements that turn "split
 // along dim d" into "blocks along dim 0" and back. Each op copies contiguous runs with memcpy
 // (the tensor is viewed as [outer, size(dim), inner]). Shape-only tensors give shape-only

@@ -1,6 +1,6 @@
 #pragma once
 // RedistExecutor: runs a RedistPlan's steps on the local tensors a ProcessGroup backend holds
-// (reference redistribute.md §2, §2.1, §1.4, §4.4). Written against ProcessGroup and RankTensors
+// (docs/reference/placements.md §2, §2.1, §1.4, §4.4). Written against ProcessGroup and RankTensors
 // only, so it runs unchanged on the fake process group (every rank in one process, data or
 // cost-only mode) and on the SPMD replay backends (MPI, NCCL: the store holds one rank, and that
 // rank's process calls run() like every other rank).
@@ -18,7 +18,8 @@
 //   reduce_scatter   P -> S(d): reduce_scatter(op) along d, torch.chunk padding by the real local
 //                    size (uneven: pad every piece to ceil(S/n), trim this rank's padding);
 //                    P -> _S: all_reduce then the strided split; avg_scale as above
-//   all_gather       S(d) -> R: pad dim d to ceil(L/n) (L the step's logical length, §1.3),
+//   all_gather       S(d) -> R: pad dim d to ceil(L/n) (L the step's logical length,
+//   docs/reference/placements.md §1.3),
 //                    gather, trim to L; _S(d,sf) -> R: pad to the largest strided shard, gather,
 //                    index_select the rows back into order
 //   all_to_all       S(a) -> S(b): pad a to ceil(La/n) and b to ceil(Lb/n)*n when uneven,

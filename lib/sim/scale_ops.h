@@ -1,6 +1,6 @@
 #pragma once
 // Element-wise division of a local tensor by a group size, as the redistribution executor needs
-// it (reference redistribute.md §2 rows 1, 2, 7; §4.3 step 6): Replicate -> Partial(sum) divides
+// it (docs/reference/placements.md §2 rows 1, 2, 7; §4.3 step 6): Replicate -> Partial(sum) divides
 // every rank's copy by the group size n, and a merged sum+avg reduction divides its sum by
 // avg_scale. The arithmetic is PyTorch's `tensor / n` on the tensor's dtype:
 //   f32, f64: one IEEE division (correctly rounded; exact when the quotient is representable);

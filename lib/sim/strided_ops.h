@@ -1,5 +1,5 @@
 #pragma once
-// The local halves of _StridedShard redistribution (reference redistribute.md §1.4, §2 rows
+// The local halves of _StridedShard redistribution (docs/reference/placements.md §1.4, §2 rows
 // 10-15): splitting a replicated tensor into one rank's strided shard, and the permutation that
 // turns an all-gather of padded strided shards back into the replicated tensor.
 //

@@ -1,7 +1,8 @@
 #pragma once
 // Candidates: strategies before validation, de-duplication and costing, and the expansion of
 // single-mesh-dim option rows over a mesh (AutoParallel's expand_to_full_mesh_op_strategy, study
-// §2.1). Rules (ops/*.cc) produce candidates; enumerate_op() finishes them (finalize.h).
+// docs/reference/strategy_selection.md §2.1). Rules (ops/*.cc) produce candidates; enumerate_op()
+// finishes them (finalize.h).
 //
 // A single-dim rule lists, for ONE mesh dim, rows of [outputs ; inputs] placements, e.g. mm:
 //   R          [R    ; R,    R   ]

@@ -102,8 +102,8 @@ core::Result<OpFlops> flops_of(const graph::Node& node, Rule rule, std::span<con
     DTPLAN_TRY(cost::Work w, cost::sdpa_work(shape, dtype, mask, pass));
     if (mask == cost::AttentionMask::kCausal && q[2] < k[2]) {
       // Ring attention (a context-parallel sequence row: q holds s/c rows, K/V all s): head-tail
-      // load balancing gives each rank 1/c of the causal work (torchtitan.md §4), not the
-      // top-left triangle of its q rows.
+      // load balancing gives each rank 1/c of the causal work (docs/reference/torchtitan.md §4),
+      // not the top-left triangle of its q rows.
       cost::AttentionShape whole = shape;
       whole.q_len = k[2];
       DTPLAN_TRY(cost::Work all, cost::sdpa_work(whole, dtype, mask, pass));

@@ -1,10 +1,11 @@
 #pragma once
-// The compute cost of one strategy on one GPU (AutoParallel study §3.1), on the local shapes the
-// strategy gives each rank (mesh coordinate 0, the largest torch.chunk piece; a Partial input
-// keeps its full size):
+// The compute cost of one strategy on one GPU (docs/reference/strategy_selection.md §3.1), on the
+// local shapes the strategy gives each rank (mesh coordinate 0, the largest torch.chunk piece; a
+// Partial input keeps its full size):
 //   - free (0 µs): leaves, aliases, view-likes (view, reshape, _unsafe_view, permute, expand,
-//     ...), getitem and split (views of their input), the output node (§3.1 rule 1; dtplan also
-//     counts reshape and _unsafe_view as views, which move no data);
+//     ...), getitem and split (views of their input), the output node
+//     (docs/reference/strategy_selection.md §3.1 rule 1; dtplan also counts reshape and
+//     _unsafe_view as views, which move no data);
 //   - otherwise the roofline max(flops / (peak[dtype] x eff), bytes / (HBM x eff), launch floor)
 //     (cost/roofline.h; eff is the kernel's: the GEMM table for mm/addmm/bmm and two-operand
 //     einsums, the attention tables for SDPA, each by its shape, when the profile has them), with

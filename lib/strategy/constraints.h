@@ -1,8 +1,9 @@
 #pragma once
-// Constraints of the strategy selection (AutoParallel study §1.5): pinned output placements,
-// forward/backward ties, and the per-rank memory budget.
+// Constraints of the strategy selection (docs/reference/strategy_selection.md §1.5): pinned output
+// placements, forward/backward ties, and the per-rank memory budget.
 //
-// Defaults (default_constraints), AutoParallel's LLaMA3 example (§5.1) generalised to any mesh:
+// Defaults (default_constraints), AutoParallel's LLaMA3 example
+// (docs/reference/strategy_selection.md §5.1) generalised to any mesh:
 //   - model inputs (role input, e.g. tokens [B,S]): batch on mesh dim 0, Replicate elsewhere:
 //       1-D "S(0)", 2-D "S(0),R", 3-D "S(0),R,R";
 //   - model outputs (role output, e.g. logits [B,S,V]): batch on mesh dim 0 and the last tensor
@@ -11,15 +12,18 @@
 //   - a pin the node cannot take (no strategy has it, e.g. a batch of 4 over a mesh dim of 8) is
 //     left out, so small models still plan on large meshes;
 //   - ties: a gradient has its parameter's placement, a tangent its output's, an input's
-//     gradient its input's (§1.5 rule 5); a pin on one end of a tie is copied to the other end.
+//     gradient its input's (docs/reference/strategy_selection.md §1.5 rule 5); a pin on one end of
+//     a tie is copied to the other end.
 // Every argument slot of a consumer is tied to its producer, also when one producer feeds two
 // slots (`x * x`): that is not a constraint here but the shape of the exported problem (one edge
-// per slot, selection_problem.h), which fixes AutoParallel's flow-constraint gap (§1.5 rule 3).
+// per slot, selection_problem.h), which fixes AutoParallel's flow-constraint gap
+// (docs/reference/strategy_selection.md §1.5 rule 3).
 //
-// Memory: without a budget, AutoParallel's default parameter constraint (§1.5 rule 9 with
-// high = 1/world): every parameter at its smallest achievable per-rank size (full FSDP storage).
-// With `memory_limit_bytes`, instead: parameters + gradients + optimizer state + saved
-// activations per rank <= the limit (memory_model.h says what each counts).
+// Memory: without a budget, AutoParallel's default parameter constraint
+// (docs/reference/strategy_selection.md §1.5 rule 9 with high = 1/world): every parameter at its
+// smallest achievable per-rank size (full FSDP storage). With `memory_limit_bytes`, instead:
+// parameters + gradients + optimizer state + saved activations per rank <= the limit
+// (memory_model.h says what each counts).
 //
 //   Constraints c = default_constraints(graph, strategies, 2);
 //   c.pins[0] == NodePin{tokens, {S(0), R}};

@@ -15,7 +15,8 @@ std::size_t mix(std::size_t seed, std::uint64_t value) {
 }
 
 // DTensor's unsupported transitions, decided without planning: only Replicate may become a
-// Partial it was not already, and Partial kinds must agree (redistribute.md §2 rows 8-9).
+// Partial it was not already, and Partial kinds must agree (docs/reference/placements.md §2 rows
+// 8-9).
 bool cannot_redistribute(const Placements& src, const Placements& dst) {
   for (std::size_t d = 0; d < src.size() && d < dst.size(); ++d) {
     if (!dst[d].is_partial() || src[d] == dst[d]) continue;

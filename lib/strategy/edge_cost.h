@@ -1,8 +1,8 @@
 #pragma once
 // EdgeCoster: the redistribution cost of a graph edge between a producer's output placements and
-// a consumer's expected input placements (AutoParallel study §1.4 `comm`, §3.2), priced by
-// redist::Planner (its greedy or min-cost plan, with the flattened-mesh merge, under the `nccl`
-// model by default or DTensor's own `dtensor` model) and memoised twice:
+// a consumer's expected input placements (docs/reference/strategy_selection.md §1.4 `comm`, §3.2),
+// priced by redist::Planner (its greedy or min-cost plan, with the flattened-mesh merge, under the
+// `nccl` model by default or DTensor's own `dtensor` model) and memoised twice:
 //   - per (source spec, target spec) -- the spec holds the global shape, dtype, placements and
 //     shard order -- so every edge of the graph moving the same tensor the same way is priced once
 //     (specs are interned to small ids, so a memo look-up hashes two integers; matrix() builds

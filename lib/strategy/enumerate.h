@@ -1,10 +1,10 @@
 #pragma once
-// enumerate_op(): the strategies of one op on a mesh, with compute costs (AutoParallel study §2,
-// §3.1). The rule is chosen by op family (ops/*.cc, one file per family); its candidates are then
-// filtered by remove_invalid_configs (local_shapes.h: each shard needs the dim's current length
-// >= the mesh dim's size; uneven pieces are allowed), by TensorSpec's Partial-mix rule,
-// de-duplicated on (input lists, output lists, masked flags) keeping the first, and priced
-// (compute_cost.h).
+// enumerate_op(): the strategies of one op on a mesh, with compute costs
+// (docs/reference/strategy_selection.md §2, §3.1). The rule is
+// chosen by op family (ops/*.cc, one file per family); its candidates are then filtered by
+// remove_invalid_configs (local_shapes.h: each shard needs the dim's current length >= the mesh
+// dim's size; uneven pieces are allowed), by TensorSpec's Partial-mix rule, de-duplicated on (input
+// lists, output lists, masked flags) keeping the first, and priced (compute_cost.h).
 //
 // Order of the result (the tie-break order; every rule documents its rows):
 //   - single-dim rules: rows R first, then the family's rows; the Cartesian product over mesh

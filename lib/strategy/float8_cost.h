@@ -1,6 +1,6 @@
 #pragma once
-// What a float8 linear (torchao, torchtitan.md §6) adds to the compute cost of its einsums, the
-// ones the llama3 builder tags {"float8": true} (graph/llama3_builder.h):
+// What a float8 linear (torchao, docs/reference/torchtitan.md §6) adds to the compute cost of its
+// einsums, the ones the llama3 builder tags {"float8": true} (graph/llama3_builder.h):
 //   - the GEMM runs at the fp8 dense peak (profile peak "f8e4m3") and reads its operands in fp8
 //     (1 byte per element); compute_cost_us applies this;
 //   - each operand not already fp8 is cast to fp8 first, with a dynamic scale: an amax reduction
@@ -8,9 +8,10 @@
 //     priced by the roofline's bytes term (at least one launch floor). torchao casts every
 //     operand of each of the three GEMMs (Y, dX, dW) from the high-precision tensors it keeps, so
 //     a tensorwise weight, already fp8 from its dtype_cast, is the one operand not cast again;
-//   - compiled blocks fuse the casts into the neighbouring pointwise kernels (torchtitan.md §7):
-//     the fused cast only writes its fp8 output (its reads share the producer's, no launch of
-//     its own), and, as for every fused op, kCompiledFusionShare of the saving is realized.
+//   - compiled blocks fuse the casts into the neighbouring pointwise kernels
+//     (docs/reference/torchtitan.md §7): the fused cast only writes its fp8 output (its reads share
+//     the producer's, no launch of its own), and, as for every fused op, kCompiledFusionShare of
+//     the saving is realized.
 //
 //   layers.0.attention.wq.einsum, local x bf16 [1,8192,4096], w fp8 [4096,4096], eager, h100-dgx:
 //   the cast of x moves 5 x 2^25 bytes -> 167772160 / (3.35e12 x 0.7) = 71.5 µs.

@@ -1,6 +1,7 @@
 #pragma once
 // fuse_chained_allgathers(): AutoParallel's fuse_chained_allgathers pass (PR #472, refined by
-// #467; study §4.3) on a lowered plan. Two redistributions form a chain when
+// #467; docs/reference/strategy_selection.md §4.3) on a lowered plan. Two redistributions form a
+// chain when
 //   - R1 feeds input 0 of op q1 and its last step is an all_gather on mesh dims D1;
 //   - q1 .. qk (k >= 1) are view-only ops (alias, view, reshape, _unsafe_view, permute,
 //     transpose, t, expand, squeeze, unsqueeze) with one input each, each read by exactly one

@@ -1,7 +1,8 @@
 #pragma once
 // Shapes of one tensor under one placement list on a mesh given by its per-dim sizes, as the
-// strategy layer needs them: AutoParallel's validity walk (remove_invalid_configs, study §2.1),
-// the local shape a rank computes on (§3.1 rule 2), and the Partial-mix check of TensorSpec.
+// strategy layer needs them: AutoParallel's validity walk (remove_invalid_configs,
+// docs/reference/strategy_selection.md §2.1), the local shape a rank computes on
+// (docs/reference/strategy_selection.md §3.1 rule 2), and the Partial-mix check of TensorSpec.
 //
 // Mesh dims are walked in order and each shard-like placement (Shard or _StridedShard, as
 // PR #429's is_shard_like) splits the length the earlier ones left, torch.chunk style. These
@@ -30,10 +31,10 @@ bool shardable(std::span<const std::int64_t> shape, const Placements& placements
 
 // The shape the rank at mesh coordinate 0 holds (the largest piece): shard-like dims split per
 // mesh dim in order (placement::split_length at coordinate 0), R and P dims keep their size.
-// This is ceil-division (§3.1 rule 2) except for an uneven _StridedShard, whose coordinate 0 may
-// hold more: [2] with _S(0,2) on (2) keeps both elements at coordinate 0.
-// Example: local_shape_at_origin({16,8192,4096}, {S(0), S(2)}, {8, 8}) == {2, 8192, 512}.
-// @pre shardable(shape, placements, mesh_sizes).
+// This is ceil-division (docs/reference/strategy_selection.md §3.1 rule 2) except for an uneven
+// _StridedShard, whose coordinate 0 may hold more: [2] with _S(0,2) on (2) keeps both elements at
+// coordinate 0. Example: local_shape_at_origin({16,8192,4096}, {S(0), S(2)}, {8, 8}) == {2, 8192,
+// 512}. @pre shardable(shape, placements, mesh_sizes).
 graph::Shape local_shape_at_origin(std::span<const std::int64_t> shape,
                                    const Placements& placements,
                                    std::span<const std::int64_t> mesh_sizes);

@@ -1,12 +1,12 @@
 #pragma once
 // lower_plan(): a chosen strategy per graph node lowered to a plan::Plan (AutoParallel study
-// §4.2): every op (the graph's output node aside) in graph order with its strategy, compute
-// time, producers and output placements; every input slot whose producer's output placements
-// differ from what the consumer's strategy expects gets the redistribution redist::Planner
-// plans for it (greedy or min-cost as DTensor chooses, merged on flattened meshes where the
-// rules allow); each op's schedule (step_schedule.h) and the step's options; then the summaries
-// (plan_summary.h, per training step) and the per-rank memory (memory_model.h).
-// The solver figures (plan.solver) are the caller's to fill in.
+// docs/reference/strategy_selection.md §4.2): every op (the graph's output node aside) in graph
+// order with its strategy, compute time, producers and output placements; every input slot whose
+// producer's output placements differ from what the consumer's strategy expects gets the
+// redistribution redist::Planner plans for it (greedy or min-cost as DTensor chooses, merged on
+// flattened meshes where the rules allow); each op's schedule (step_schedule.h) and the step's
+// options; then the summaries (plan_summary.h, per training step) and the per-rank memory
+// (memory_model.h). The solver figures (plan.solver) are the caller's to fill in.
 //
 //   auto plan = lower_plan({graph, strategies, choice, terms}, coster).value();
 //   plan.cost.total_us == the labelling's objective (up to summation order)

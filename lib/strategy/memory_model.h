@@ -8,12 +8,12 @@
 //   - optimizer state: Adam's two fp32 states (exp_avg, exp_avg_sq) per local element of every
 //     parameter with a gradient: 8 bytes per element;
 //   - activations: the forward values the backward reads (AutoParallel's joint graph, study
-//     §5.6), resolved to the node that owns their storage (through views, aliases and getitem),
-//     at that node's local size; a value recomputed by activation checkpointing
-//     (graph/recompute.h) is replaced by the forward values it is recomputed from. All of them
-//     are live when the forward ends, so their sum is the activation peak. Placeholders
-//     (parameters, buffers, inputs) are not activations. The graph is one microbatch's, so
-//     these are one microbatch's activations (microbatches run one after another);
+//     docs/reference/strategy_selection.md §5.6), resolved to the node that owns their storage
+//     (through views, aliases and getitem), at that node's local size; a value recomputed by
+//     activation checkpointing (graph/recompute.h) is replaced by the forward values it is
+//     recomputed from. All of them are live when the forward ends, so their sum is the activation
+//     peak. Placeholders (parameters, buffers, inputs) are not activations. The graph is one
+//     microbatch's, so these are one microbatch's activations (microbatches run one after another);
 //   - accumulated gradients, with grad_accum > 1 and GradSync::kLastMicrobatch only: the
 //     unsharded fp32 gradient every returned gradient holds between microbatches: its batch
 //     reduction's output (graph::gradient_roots: a linear's grad-weight einsum, a norm's sum,

@@ -1,7 +1,7 @@
 #pragma once
 // export_problem(): the whole strategy-selection problem of a graph as a domain-free
-// solve::Problem (AutoParallel study §1.6: min Σ_v U_v(y_v) + Σ_(u→v,slot) B(y_u, y_v)), and
-// map_solution() taking a labelling back to one strategy per graph node.
+// solve::Problem (docs/reference/strategy_selection.md §1.6: min Σ_v U_v(y_v) + Σ_(u→v,slot) B(y_u,
+// y_v)), and map_solution() taking a labelling back to one strategy per graph node.
 //
 //   problem node  every graph node but the output node; labels = its strategies in enumeration
 //                 order; unary cost = the strategy's compute time (µs)

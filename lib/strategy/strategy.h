@@ -1,9 +1,9 @@
 #pragma once
-// Strategy and OpStrategy: what one op may do on a device mesh (AutoParallel study §1.2, §2).
-// A node's OpStrategy lists its strategies; each fixes one placement list per output (tuple
-// outputs: SDPA, split, fused norms), the placement list it expects for each input slot
-// (duplicates kept: mul(x, x) has two slots), its compute cost on one GPU (µs, §3.1) and the
-// local shapes of its outputs.
+// Strategy and OpStrategy: what one op may do on a device mesh
+// (docs/reference/strategy_selection.md §1.2, §2). A node's OpStrategy lists its strategies; each
+// fixes one placement list per output (tuple outputs: SDPA, split, fused norms), the placement list
+// it expects for each input slot (duplicates kept: mul(x, x) has two slots), its compute cost on
+// one GPU (µs, docs/reference/strategy_selection.md §3.1) and the local shapes of its outputs.
 //
 //   mm [m,k] x [k,n] on mesh (8,): strategy "P(sum) <- S(1), S(0)" splits k: each rank
 //   multiplies its [m,k/8] x [k/8,n] pieces into a partial [m,n].
@@ -28,21 +28,30 @@ using Placements = std::vector<placement::Placement>;
 // The enumeration rule that produced an OpStrategy: the strategy layer's op families. The
 // family_counts() rows follow this order.
 enum class Rule : std::uint8_t {
-  kLeaf,       // placeholders: every R/S combination (§2.2)
-  kAlias,      // alias: every R/S combination, input = output (§2.2)
+  kLeaf,       // placeholders: every R/S combination (docs/reference/strategy_selection.md §2.2)
+  kAlias,      // alias: every R/S combination, input = output
+               // (docs/reference/strategy_selection.md §2.2)
   kFactory,    // zeros/ones/full/empty: R or any Shard; arange: R only
-  kMatmul,     // mm, bmm, addmm (§2.3, StridedShard variants of §2.5 as an option)
-  kEinsum,     // einsum, incl. the linear rewrite's fwd / grad-input / grad-weight (§2.3-2.4)
-  kPointwise,  // elementwise with broadcasting and the Partial rows of §2.6
-  kCast,       // _to_copy, dtype_cast, clone: one strategy per producer option (§2.6)
-  kReduction,  // sum/mean/amax/amin and non-linear reductions (§2.7)
-  kSoftmax,    // _softmax and its backward (§2.8)
-  kNorm,       // fused RMS norm, native layer norm, forward and backward (§2.8)
-  kEmbedding,  // embedding and embedding_dense_backward (§2.9)
-  kView,       // view-likes: one strategy per producer option (§2.10)
+  kMatmul,     // mm, bmm, addmm (docs/reference/strategy_selection.md §2.3), with the StridedShard
+               // variants of docs/reference/strategy_selection.md §2.5 as an option
+  kEinsum,     // einsum, incl. the linear rewrite's fwd / grad-input / grad-weight
+               // (docs/reference/strategy_selection.md §2.3-2.4)
+  kPointwise,  // elementwise with broadcasting and the Partial rows of
+               // docs/reference/strategy_selection.md §2.6
+  kCast,       // _to_copy, dtype_cast, clone: one strategy per producer option
+               // (docs/reference/strategy_selection.md §2.6)
+  kReduction,  // sum/mean/amax/amin and non-linear reductions
+               // (docs/reference/strategy_selection.md §2.7)
+  kSoftmax,    // _softmax and its backward (docs/reference/strategy_selection.md §2.8)
+  kNorm,       // fused RMS norm, native layer norm, forward and backward
+               // (docs/reference/strategy_selection.md §2.8)
+  kEmbedding,  // embedding and embedding_dense_backward (docs/reference/strategy_selection.md §2.9)
+  kView,       // view-likes: one strategy per producer option
+               // (docs/reference/strategy_selection.md §2.10)
   kTuple,      // getitem, split, cat
-  kAttention,  // SDPA forward and backward (§2.11)
-  kReplicate,  // ops without a rule: all-Replicate (AutoParallel's last resort, §2.1)
+  kAttention,  // SDPA forward and backward (docs/reference/strategy_selection.md §2.11)
+  kReplicate,  // ops without a rule: all-Replicate (AutoParallel's last resort,
+               // docs/reference/strategy_selection.md §2.1)
   kOutput,     // the graph output node: not part of the problem, no strategies
 };
 

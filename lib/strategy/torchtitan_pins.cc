@@ -21,8 +21,8 @@ struct Roles {
 };
 
 // The placements of a parameter that TP lays out as `tp`: FSDP2's Shard(0) over dp_shard x cp
-// (torchtitan.md §3 "FSDP x CP": the fsdp mesh flattens both), strided where tp shards dim 0 too
-// and splits first (an FSDP dim before tp).
+// (docs/reference/torchtitan.md §3 "FSDP x CP": the fsdp mesh flattens both), strided where tp
+// shards dim 0 too and splits first (an FSDP dim before tp).
 Placements parameter(const Roles& r, Placement tp) {
   Placements out(r.ndim, Placement::replicate());
   if (r.tp) out[*r.tp] = tp;
@@ -35,7 +35,8 @@ Placements parameter(const Roles& r, Placement tp) {
 }
 
 // The placements of an activation [B,S,...]: batch on the data-parallel dims, sequence on cp
-// (torchtitan.md §4; with tp's sequence parallel S(1) too, cp splits first), `tp` on tp.
+// (docs/reference/torchtitan.md §4; with tp's sequence parallel S(1) too, cp splits first), `tp` on
+// tp.
 Placements activation(const Roles& r, Placement tp) {
   Placements out(r.ndim, Placement::replicate());
   if (r.replicate) out[*r.replicate] = Placement::shard(0);
@@ -124,8 +125,8 @@ void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
                        gradient(r, Placement::shard(1))));
   rules.push_back(
       rule("output_grads", "bwd\\.output\\.grad_weight", gradient(r, Placement::shard(0))));
-  // FSDP2 reduces in fp32 (reduce_dtype, torchtitan.md §3): the gradient is cast while still
-  // partial, so the reduce-scatter into the parameter's layout moves fp32.
+  // FSDP2 reduces in fp32 (reduce_dtype, docs/reference/torchtitan.md §3): the gradient is cast
+  // while still partial, so the reduce-scatter into the parameter's layout moves fp32.
   rules.push_back(rule("colwise_grad_casts", bwd + kColwise + "\\.grad_weight_cast",
                        gradient(r, Placement::shard(0))));
   rules.push_back(rule("rowwise_grad_casts", bwd + kRowwise + "\\.grad_weight_cast",
@@ -143,8 +144,8 @@ void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
       rule("output_grad_input", "bwd\\.output\\.grad_input", activation(r, Placement::partial())));
 }
 
-// Context parallel's ring attention (torchtitan.md §4), only with a cp dim: the SDPA forward's
-// output and the backward's dq [B,H,S,hd] batch-sharded, sequence-sharded S(2) on cp (the
+// Context parallel's ring attention (docs/reference/torchtitan.md §4), only with a cp dim: the SDPA
+// forward's output and the backward's dq [B,H,S,hd] batch-sharded, sequence-sharded S(2) on cp (the
 // attention rule's sequence row: q local, K and V gathered whole), heads on tp.
 void add_attention_rules(const Roles& r, std::vector<PinRule>& rules) {
   if (!r.cp) return;
@@ -226,7 +227,7 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
                                   std::to_string(config.n_kv_heads) + ")");
   }
   // Head-tail load balancing splits each sequence into 2·cp chunks, which sequence parallel
-  // splits over tp (torchtitan.md §1, §4).
+  // splits over tp (docs/reference/torchtitan.md §1, §4).
   const std::int64_t chunks = 2 * r.cp_size() * t;
   if (r.cp && config.seq_len % chunks != 0) {
     return core::Error::bad_input(std::string(kSource) + ": rule 'tokens': seq_len " +

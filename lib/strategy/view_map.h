@@ -1,8 +1,9 @@
 #pragma once
-// How placements flow through a reshape (view, _unsafe_view, reshape; study §2.10, device_mesh.md
-// §4.3). The shapes are matched into groups of consecutive input dims that flatten and split into
-// consecutive output dims (PyTorch's view_groups); then each mesh dim's placement, in mesh-dim
-// order, is carried from its input dim to the output dim holding the same stripes:
+// How placements flow through a reshape (view, _unsafe_view, reshape;
+// docs/reference/strategy_selection.md §2.10, docs/reference/device_mesh.md §4.3). The shapes are
+// matched into groups of consecutive input dims that flatten and split into consecutive output
+// dims (PyTorch's view_groups); then each mesh dim's placement, in mesh-dim order, is carried from
+// its input dim to the output dim holding the same stripes:
 //
 //   Per group, with the current local sizes (each earlier mesh dim's split applied): a shard of
 //   input dim d (split factor sf_in, 1 for Shard) cuts the flattened group into
@@ -16,15 +17,15 @@
 //   DTensor's Split rule ("a plain Shard goes to the first split output"). A later dim can hold
 //   the same layout when earlier mesh dims left the first one a local size of 1 (k's
 //   [16,8192,1024] with S(2),S(2) on 8x8 equals [16,8192,8,128] with S(2),S(3)), but dtplan keeps
-//   DTensor's option set so that strategy counts match AutoParallel's (study §2.12: q/k/v views
-//   have 23 options).
+//   DTensor's option set so that strategy counts match AutoParallel's
+//   (docs/reference/strategy_selection.md §2.12: q/k/v views have 23 options).
 //
 //   Where no output dim fits, the input is replicated on that mesh dim first (AutoParallel runs
 //   DTensor's propagation with strict_view=False: redistribute instead of failing). Replicate and
 //   Partial pass through (a view is linear).
 //
-//   [4,6] with S(0),S(1) on (2,3) -> view [24]: S(0), _S(0,2)   (device_mesh.md §4.3 ex. 2)
-//   [16,8192,4096] with R,S(2) on (8,8) -> view [16,8192,32,128]: R,S(2)
+//   [4,6] with S(0),S(1) on (2,3) -> view [24]: S(0), _S(0,2)   (docs/reference/device_mesh.md §4.3
+//   ex. 2) [16,8192,4096] with R,S(2) on (8,8) -> view [16,8192,32,128]: R,S(2)
 //
 // dtplan applies this to view, _unsafe_view and reshape alike (PyTorch's non-strict reshape
 // replicates inner folded shards instead; same data layout, so dtplan keeps the strided form).

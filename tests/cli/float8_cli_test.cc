@@ -70,9 +70,10 @@ TEST_CASE("float8: tensorwise halves the converted weights' FSDP all-gathers, ro
   const GatherBytes b = layer0_weight_gathers(none);
   const GatherBytes t = layer0_weight_gathers(tensorwise);
   const GatherBytes r = layer0_weight_gathers(rowwise);
-  // Tiny block (torchtitan.md §3, t = 1): 2D^2 + 2D.K.hd + 3DF = 2 x 4096 + 2 x 2048 + 3 x 8192
-  // = 36864 converted elements and 2D = 128 norm elements, each rank sending its quarter: bf16
-  // 36864 / 4 x 2 = 18432 bytes, fp8 9216; the norms 128 / 4 x 2 = 64 bytes in every recipe.
+  // Tiny block (docs/reference/torchtitan.md §3, t = 1): 2D^2 + 2D.K.hd + 3DF = 2 x 4096 + 2 x 2048
+  // + 3 x 8192 = 36864 converted elements and 2D = 128 norm elements, each rank sending its
+  // quarter: bf16 36864 / 4 x 2 = 18432 bytes, fp8 9216; the norms 128 / 4 x 2 = 64 bytes in every
+  // recipe.
   CHECK(b.linears == 18432);
   CHECK(t.linears == 9216);
   CHECK(b.norms == 64);

@@ -1,6 +1,7 @@
 // The collectives of `dtplan plan --parallelize torchtitan` per transformer block against the
-// byte formulas of torchtitan's FSDP2, TP+SP and HSDP (torchtitan.md §2, §3), computed by hand
-// for the tiny model (D 64, 4 heads, 2 kv heads of 16, FFN 128), one layer, no checkpointing.
+// byte formulas of torchtitan's FSDP2, TP+SP and HSDP (docs/reference/torchtitan.md §2, §3),
+// computed by hand for the tiny model (D 64, 4 heads, 2 kv heads of 16, FFN 128), one layer, no
+// checkpointing.
 
 #include <doctest/doctest.h>
 
@@ -84,8 +85,9 @@ const std::string kL = "layers.0.";
 TEST_CASE("torchtitan collectives: TP+SP per block on tp, FSDP2 per block on dp_shard") {
   TempDir dir("tt_collectives");
   const Steps s = plan_steps(dir, R"j({"shape": [2, 2], "names": ["dp_shard", "tp"]})j");
-  // TP+SP (torchtitan.md §2): b = 4 / 2 dp ranks = 2 sequences of 16, T = 32 tokens per rank,
-  // T_sp = T / t = 16; each activation collective moves T_sp x D bf16 per rank = 16 x 64 x 2.
+  // TP+SP (docs/reference/torchtitan.md §2): b = 4 / 2 dp ranks = 2 sequences of 16, T = 32 tokens
+  // per rank, T_sp = T / t = 16; each activation collective moves T_sp x D bf16 per rank = 16 x 64
+  // x 2.
   const std::int64_t act = 16 * 64 * 2;
   // Forward: all-gather each norm's output, reduce-scatter each rowwise output.
   check_step(s, kL + "attention_norm.to_bf16", kL + "attention_norm.to_bf16.alias", "all_gather",
@@ -107,9 +109,9 @@ TEST_CASE("torchtitan collectives: TP+SP per block on tp, FSDP2 per block on dp_
              act);
   check_step(s, "norm.to_bf16", "norm.to_bf16.alias", "all_gather", {1}, act);
 
-  // FSDP2 (torchtitan.md §3): the block's TP-local numel is (2D^2 + 2 D K hd + 3 D F) / t + 2D
-  // = (8192 + 4096 + 24576) / 2 + 128 = 18,560; the forward all-gathers it in bf16, each of the
-  // N = 2 ranks contributing half: 18,560 B per rank.
+  // FSDP2 (docs/reference/torchtitan.md §3): the block's TP-local numel is (2D^2 + 2 D K hd + 3 D
+  // F) / t + 2D = (8192 + 4096 + 24576) / 2 + 128 = 18,560; the forward all-gathers it in bf16,
+  // each of the N = 2 ranks contributing half: 18,560 B per rank.
   CHECK(bytes_into(s, kL, "", "all_gather", {0}) == 18560);
   // The reduce-scatter: fp32 for the matrices (18,432 / 2 x 4 B), bf16 for the two norm
   // weights (the graph casts them after their sum: 128 / 2 x 2 B).
@@ -128,7 +130,8 @@ TEST_CASE("torchtitan collectives: HSDP all-reduces each reduce-scattered gradie
   const Steps s =
       plan_steps(dir, R"j({"shape": [2, 2, 2], "names": ["dp_replicate", "dp_shard", "tp"]})j");
   // Each block matrix: reduce-scatter over dp_shard, then all-reduce of numel / (t N) fp32
-  // values over dp_replicate (torchtitan.md §3): wq 64 x 64 / 4 x 4 B, w1 128 x 64 / 4 x 4 B.
+  // values over dp_replicate (docs/reference/torchtitan.md §3): wq 64 x 64 / 4 x 4 B, w1 128 x 64 /
+  // 4 x 4 B.
   for (const auto& [w, numel] : std::vector<std::pair<std::string, std::int64_t>>{
            {"attention.wq", 64 * 64}, {"attention.wk", 32 * 64}, {"feed_forward.w1", 128 * 64}}) {
     INFO(w);

@@ -132,7 +132,8 @@ TEST_CASE("nccl model: all_to_all is priced on its own, NIC-bound across nodes")
   CHECK(one == doctest::Approx(360.0).epsilon(0.01));
 }
 
-TEST_CASE("nccl model: large-message busbw against the published figures (reference §2.4)") {
+// docs/reference/collectives.md §2.4
+TEST_CASE("nccl model: large-message busbw against the published figures") {
   // Published: H100 8-GPU all_reduce with NVLS ~480 GB/s; H200 475; A100 1 node 232.5;
   // DGX A100 multi-node 192; H100 ring collectives on one node ~370; H100 2-node all_reduce
   // 464-487. The model must land within 10% of each.

@@ -53,8 +53,8 @@ TEST_CASE("nccl tuning: NCCL's printed 25.2 us for a small all_reduce on 3 nodes
 }
 
 TEST_CASE("nccl tuning: AutoParallel's NCCL 2.27 table for all_gather on 8 nodes x 1 H100") {
-  // autoparallel.md §3.3: the (8 nodes, ppn 1) AG/RS row, from NCCL 2.27.5 tuning logs:
-  // LL (41.6 us, 23.3 GB/s), LL128 (73.5, 50.5), Simple (106.4, 54.9).
+  // docs/reference/strategy_selection.md §3.3: the (8 nodes, ppn 1) AG/RS row, from NCCL 2.27.5
+  // tuning logs: LL (41.6 us, 23.3 GB/s), LL128 (73.5, 50.5), Simple (106.4, 54.9).
   NcclModel model(profile("h100-dgx"));
   auto list = model.candidates(Collective::kAllGather, 1 << 20, uniform_topology(8, 1));
   REQUIRE(list.ok());
@@ -201,7 +201,8 @@ TEST_CASE("nccl tuning: ties go to the earlier (algorithm, protocol)") {
 }
 
 TEST_CASE("nccl tuning: two nodes use bwIntra and NVLSTree beats the NIC sum") {
-  // Measured 2 x 8 H100 all_reduce busbw exceeds 8 x 48 = 384 GB/s (464-487, reference §3.3).
+  // Measured 2 x 8 H100 all_reduce busbw exceeds 8 x 48 = 384 GB/s (464-487,
+  // docs/reference/collectives.md §3.3).
   NcclModel model(profile("h100-dgx"));
   auto big = model.cost(Collective::kAllReduce, std::int64_t{8} << 30, uniform_topology(2, 8));
   REQUIRE(big.ok());

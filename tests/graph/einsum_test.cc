@@ -14,7 +14,7 @@ core::Result<Shape> out_shape(std::string_view eq, std::vector<Shape> shapes) {
   return einsum_output_shape(spec, ptrs, "eq");
 }
 
-TEST_CASE("einsum: the LLaMA linear equations (study §2.3, §5.6)") {
+TEST_CASE("einsum: the LLaMA linear equations (docs/reference/strategy_selection.md §2.3, §5.6)") {
   CHECK(out_shape("abk,kn->abn", {{16, 8192, 4096}, {4096, 1024}}).value() ==
         Shape{16, 8192, 1024});
   CHECK(out_shape("abn,nk->abk", {{16, 8192, 1024}, {1024, 4096}}).value() ==

@@ -67,9 +67,9 @@ TEST_CASE("llama3 builder: per-layer node counts") {
       CHECK(n.forward_aliases == 29);
       CHECK(n.backward_aliases == 22);
       CHECK(n.total() == 253);
-      // Study §5.4: 7 forward einsums (wq, wk, wv, wo, w1, w3, w2) and one SDPA per layer;
-      // §5.7: 60-90 forward aten nodes besides the per-parameter dtype_cast/permute nodes,
-      // 100-150 backward ones, plus aliases.
+      // docs/reference/strategy_selection.md §5.4: 7 forward einsums (wq, wk, wv, wo, w1, w3, w2)
+      // and one SDPA per layer; docs/reference/strategy_selection.md §5.7: 60-90 forward aten nodes
+      // besides the per-parameter dtype_cast/permute nodes, 100-150 backward ones, plus aliases.
       CHECK(n.forward_einsums == 7);
       CHECK(n.sdpa == 1);
       CHECK(n.sdpa_backward == 1);
@@ -303,7 +303,8 @@ TEST_CASE("llama3 builder: float8 converts the blocks' seven linears, not output
     c.float8 = recipe;
     const Graph g = build_llama3(c).value();
     CHECK(validate(g).ok());
-    // Tensorwise casts the converted weights to fp8 before any gather (torchtitan.md §6).
+    // Tensorwise casts the converted weights to fp8 before any gather
+    // (docs/reference/torchtitan.md §6).
     const DType weight = recipe == core::Float8Recipe::kTensorwise ? DType::kF8E4M3 : DType::kBF16;
     int tagged = 0;
     for (const Node& n : g.nodes()) {

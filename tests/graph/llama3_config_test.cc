@@ -13,9 +13,10 @@ using test_models::llama3_70b;
 TEST_CASE("llama3 config: FFN sizes and parameter counts of the reference models") {
   Llama3Config c8;  // defaults: 8B
   CHECK(validate_llama3_config(c8).ok());
-  CHECK(llama3_ffn_dim(c8) == 14336);  // study §5.2: 10922 -> 14198 -> 14336
+  // docs/reference/strategy_selection.md §5.2: F 10922 -> 14198 -> 14336; §5.3: ~8.03e9 params.
+  CHECK(llama3_ffn_dim(c8) == 14336);
   CHECK(llama3_head_dim(c8) == 128);
-  CHECK(llama3_param_count(c8).value() == 8030261248);  // ~8.03e9 (study §5.3)
+  CHECK(llama3_param_count(c8).value() == 8030261248);
   CHECK(llama3_ffn_dim(llama3_70b()) == 28672);
   CHECK(llama3_param_count(llama3_70b()).value() == 70553706496);  // ~70.6e9
   CHECK(llama3_ffn_dim(llama3_405b()) == 53248);

@@ -79,7 +79,8 @@ TEST_CASE("recompute: selective_op recomputes wk, wo and w3 and not the saved ma
   CHECK(r[static_cast<std::size_t>(index_of(*g.find("layers.0.ffn_residual")))] == 0);
 }
 
-TEST_CASE("recompute: selective_op recomputes every float8 linear (torchtitan.md §5)") {
+// docs/reference/torchtitan.md §5
+TEST_CASE("recompute: selective_op recomputes every float8 linear") {
   Llama3Config c = test_models::tiny_llama3();
   c.checkpoint = CheckpointPolicy::kSelectiveOp;
   c.float8 = core::Float8Recipe::kTensorwise;

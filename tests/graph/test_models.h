@@ -22,7 +22,8 @@ inline Llama3Config tiny_llama3(std::int64_t layers = 2) {
   return c;
 }
 
-// LLaMA3-70B (study §5.2): D 8192, 80 layers, H 64, Hkv 8, x1.3 rounded to 4096.
+// LLaMA3-70B (docs/reference/strategy_selection.md §5.2): D 8192, 80 layers, H 64, Hkv 8, x1.3
+// rounded to 4096.
 inline Llama3Config llama3_70b() {
   Llama3Config c;
   c.name = "llama3-70b";

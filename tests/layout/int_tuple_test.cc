@@ -12,7 +12,7 @@ namespace {
 
 IntTuple tup(std::string_view text) { return parse_int_tuple(text).value(); }
 
-TEST_CASE("IntTuple: suffix_product examples of section 1.1") {
+TEST_CASE("IntTuple: suffix_product examples of docs/reference/device_mesh.md §1.1") {
   CHECK(suffix_product(tup("(2,4)")) == tup("(4,1)"));
   CHECK(suffix_product(tup("(2,2,2)")) == tup("(4,2,1)"));
   CHECK(suffix_product(tup("(4,4,4)")) == tup("(16,4,1)"));

@@ -14,7 +14,7 @@ namespace {
 
 using testing::lay;
 
-TEST_CASE("Layout: construction checks (section 1.9)") {
+TEST_CASE("Layout: construction checks (docs/reference/device_mesh.md §1.9)") {
   auto bad = Layout::make(parse_int_tuple("(2,2)").value(), parse_int_tuple("(4)").value());
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().kind == core::ErrorKind::kBadInput);
@@ -37,7 +37,7 @@ TEST_CASE("Layout: construction checks (section 1.9)") {
   CHECK(Layout::from_modes(std::vector<Mode>{}).value() == lay("():()"));
 }
 
-TEST_CASE("Layout: size, cosize, rank and top-level sizes (section 1.2)") {
+TEST_CASE("Layout: size, cosize, rank and top-level sizes (docs/reference/device_mesh.md §1.2)") {
   CHECK(cosize(lay("(2,2):(4,1)")) == 6);
   CHECK(cosize(lay("4:2")) == 7);
   CHECK(size(lay("(2,2):(4,1)")) == 4);
@@ -53,7 +53,7 @@ TEST_CASE("Layout: size, cosize, rank and top-level sizes (section 1.2)") {
   CHECK(value_at(lay("(2,3):(3,1)"), 7) == 7);  // past size(): the leftmost mode extends
 }
 
-TEST_CASE("Layout: top-level indexing and its error (section 1.9)") {
+TEST_CASE("Layout: top-level indexing and its error (docs/reference/device_mesh.md §1.9)") {
   Layout l = lay("((2,2),3):((4,1),8)");
   CHECK(mode(l, 0).value() == lay("(2,2):(4,1)"));
   CHECK(mode(l, 1).value() == lay("3:8"));

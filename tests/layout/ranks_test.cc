@@ -22,7 +22,8 @@ std::string remap(const char* l, Ints rank_map) {
   return to_string(remap_to_tensor(lay(l), rank_map).value());
 }
 
-TEST_CASE("all_ranks_from_zero: the examples of section 1.2 and value_at agreement") {
+// docs/reference/device_mesh.md §1.2
+TEST_CASE("all_ranks_from_zero: the examples and value_at agreement") {
   CHECK(all_ranks_from_zero(lay("(2,3):(3,1)")) == Ints{0, 1, 2, 3, 4, 5});
   CHECK(all_ranks_from_zero(lay("(2,3):(1,2)")) == Ints{0, 2, 4, 1, 3, 5});
   CHECK(all_ranks_from_zero(lay("(2,2):(4,1)")) == Ints{0, 1, 4, 5});

@@ -1,5 +1,5 @@
-// Every error rule of device_mesh.md section 3 that applies to a planner: PyTorch's message (its
-// key substring), the offending input named, and the error kind (exit code).
+// Every error rule of docs/reference/device_mesh.md §3 that applies to a planner: PyTorch's message
+// (its key substring), the offending input named, and the error kind (exit code).
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// The worked examples of device_mesh.md section 2.9 (A to E), pinned exactly.
+// The worked examples of docs/reference/device_mesh.md §2.9 (A to E), pinned exactly.
 
 #include <doctest/doctest.h>
 

@@ -32,7 +32,8 @@ TEST_CASE("nested torch.chunk: the L = 9 example of redistribute.md 1.3") {
         std::vector<Sizes>{{3}, {2}, {2}, {2}});
   // Chunking over the flattened mesh differs: 3,3,3,0.
   CHECK(all_local_shapes(spec_of({9}, "S(0)", {4}), {4}) == std::vector<Sizes>{{3}, {3}, {3}, {0}});
-  // The uneven all-gather merge defect (§4.6): (5,3) [S0,S0] on 2x2 nests as 2/1/1/1.
+  // The uneven all-gather merge defect (docs/reference/placements.md §4.6): (5,3) [S0,S0] on 2x2
+  // nests as 2/1/1/1.
   CHECK(all_local_shapes(spec_of({5, 3}, "S(0),S(0)", {2, 2}), {2, 2}) ==
         std::vector<Sizes>{{2, 3}, {1, 3}, {1, 3}, {1, 3}});
 }
@@ -84,7 +85,8 @@ TEST_CASE("logical shapes, shape_after, bytes and shard counts") {
   // Mesh dim 1 is nested under mesh dim 0: without mesh dim 0 it is not applied either.
   CHECK(shape_after(spec, mesh, Sizes{1, 1}, 0b10).value() == Sizes{9, 6});
   CHECK_FALSE(logical_shape(spec, mesh, Sizes{0, 0}, 2).ok());
-  // The greedy planner's logical shapes for [P,P,S0] on (2,2,2) (§3.3): all global.
+  // The greedy planner's logical shapes for [P,P,S0] on (2,2,2)
+  // (docs/reference/placements.md §3.3): all global.
   TensorSpec pps = spec_of({8, 8}, "P(sum),P(sum),S(0)", {2, 2, 2});
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(shape_after(pps, Sizes{2, 2, 2}, Sizes{1, 1, 1}, (1U << i) - 1).value() == Sizes{8, 8});

@@ -1,5 +1,6 @@
-// DTensor's cost model (redistribute.md §5): MeshTopoInfo's host split, the formulas and the
-// worked numbers of §5.6, and the honest prices of the steps PyTorch prices at 0.
+// DTensor's cost model (docs/reference/placements.md §5): MeshTopoInfo's host split, the formulas
+// and the worked numbers of docs/reference/placements.md §5.6, and the honest prices of the steps
+// PyTorch prices at 0.
 
 #include "redist/dtensor_model.h"
 

@@ -1,5 +1,5 @@
-// The greedy planner: the hand-run plans of redistribute.md §3.3 and the step counts of the §6.1
-// cases it plans.
+// The greedy planner: the hand-run plans of docs/reference/placements.md §3.3 and the step counts
+// of the docs/reference/placements.md §6.1 cases it plans.
 
 #include "redist/greedy_planner.h"
 

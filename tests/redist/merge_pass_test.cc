@@ -1,5 +1,6 @@
-// The flattened-mesh merge pass on hand-built step lists: cases 58-73 of redistribute.md §6.5,
-// the §4.6 fixes (uneven all_gather, StridedShard), whole-group merging and the warnings.
+// The flattened-mesh merge pass on hand-built step lists: cases 58-73 of
+// docs/reference/placements.md §6.5, the docs/reference/placements.md §4.6 fixes (uneven
+// all_gather, StridedShard), whole-group merging and the warnings.
 
 #include "redist/merge_pass.h"
 

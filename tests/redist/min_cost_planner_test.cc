@@ -1,6 +1,6 @@
 // The exact min-cost planner: optimality against an exhaustive enumeration, A* against plain
 // Dijkstra (the same plan: the tie-break rules do not depend on the heuristic), the Dijkstra
-// choices of redistribute.md §3.4, StridedShard and shard-order moves, and its limits.
+// choices of docs/reference/placements.md §3.4, StridedShard and shard-order moves, and its limits.
 
 #include "redist/min_cost_planner.h"
 

@@ -34,7 +34,7 @@ TEST_CASE("chain stats: worked examples") {
   CHECK(chain_stats(6, std::vector<Split>{{4, s}}) == ChainStats{2, 2});
   CHECK(chain_stats(7, {}) == ChainStats{7, 7});
   CHECK(chain_stats(0, std::vector<Split>{{3, s}}) == ChainStats{0, 0});
-  // 9 elements, _S(0, sf=2) over 4: ranks hold 3, 3, 2, 1 (§1.4).
+  // 9 elements, _S(0, sf=2) over 4: ranks hold 3, 3, 2, 1 (docs/reference/placements.md §1.4).
   CHECK(chain_stats(9, std::vector<Split>{{4, Placement::strided_shard(0, 2)}}) ==
         ChainStats{3, 1});
   CHECK(divides_all(ChainStats{2, 2}, 2));

@@ -1,5 +1,5 @@
-// Step kinds and the comm-type key of redistribute.md §3.1 (case 57 of §6.5), and which
-// single-dim transitions are supported (§2 rows 7-9).
+// Step kinds and the comm-type key of docs/reference/placements.md §3.1 (case 57 of §6.5), and
+// which single-dim transitions are supported (docs/reference/placements.md §2 rows 7-9).
 
 #include "redist/transform.h"
 

@@ -78,7 +78,7 @@ TEST_CASE("timing: statistics and bandwidths, worked examples") {
   CHECK(timing_stats({}).error().kind == ErrorKind::kBadInput);
   CHECK(timing_stats({1, -1}).error().kind == ErrorKind::kBadInput);
   CHECK(timing_stats({1, NAN}).error().kind == ErrorKind::kBadInput);
-  // collectives.md §1.1: algbw = S / t; busbw = algbw x 2(n-1)/n for all_reduce.
+  // docs/reference/collectives.md §1.1: algbw = S / t; busbw = algbw x 2(n-1)/n for all_reduce.
   CHECK(algbw_gbps(1'000'000'000, 1000.0) == 1000.0);
   CHECK(busbw_gbps(Collective::kAllReduce, 8, 1000.0) == 1750.0);
   CHECK(busbw_gbps(Collective::kAllGather, 8, 1000.0) == 875.0);

@@ -1,7 +1,8 @@
 // Reduction orders of the fake process group: hand-computed fp32 examples where the ring and the
-// tree give different bits, and the determinism problem of PyTorch #171916 (redistribute.md §7
-// item 1): two sequential all-reduces over the dims of a mesh that straddles nodes unevenly
-// leave bitwise-different "replicas", one all-reduce over the flattened group does not.
+// tree give different bits, and the determinism problem of PyTorch #171916
+// (docs/reference/placements.md §7): two sequential all-reduces over the dims of a mesh that
+// straddles nodes unevenly leave bitwise-different "replicas", one all-reduce over the flattened
+// group does not.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,7 +1,8 @@
-// The executor on the reference's worked examples (redistribute.md §1.2, §1.4, §6.1) with exact
-// values, every case of §6 verified with 0 wrong elements, and merges the rules refuse (uneven
-// reduce_scatter and all_gather, non-ascending reduce_scatter; §4.3, §4.6), built by hand: the
-// executor runs them and they corrupt data, while the planner never emits them.
+// The executor on the worked examples (docs/reference/placements.md §1.2, §1.4, §6.1)
+// with exact values, every case of docs/reference/placements.md §6 verified with 0 wrong elements,
+// and merges the rules refuse (uneven reduce_scatter and all_gather, non-ascending reduce_scatter;
+// docs/reference/placements.md §4.3, §4.6), built by hand: the executor runs them and they corrupt
+// data, while the planner never emits them.
 
 #include "sim/redist_executor.h"
 
@@ -64,7 +65,7 @@ Tensor arange(const Ints& shape, float scale = 1) {
 
 TEST_CASE("executor: the reference's worked examples, exact values") {
   const redist::MeshContext m4 = testing::mesh_context({4}, {});
-  // §6.1 #7: ones(12,3) P(sum) -> R: every rank holds 4 * ones.
+  // docs/reference/placements.md §6.1 #7: ones(12,3) P(sum) -> R: every rank holds 4 * ones.
   RankTensors t = run_plan(plan_for(m4, {12, 3}, "P(sum)", "R"), [](std::int64_t) {
     return filled({12, 3}, 1);
   });
@@ -96,8 +97,8 @@ TEST_CASE("executor: the reference's worked examples, exact values") {
     return r < 2 ? arange({1, 8}, 1).reshaped({1, 8}).value() : filled({0, 8}, 0);
   });
   for (std::int64_t r = 0; r < 4; ++r) CHECK(t.at(r).shape() == Ints{2, 2});
-  // §1.4: _StridedShard(0, sf=2) of 9 elements on 4 ranks: r0 {0,1,5}, r1 {2,3,6}, r2 {4,7},
-  // r3 {8}; gathering it back restores arange(9).
+  // docs/reference/placements.md §1.4: _StridedShard(0, sf=2) of 9 elements on 4 ranks: r0 {0,1,5},
+  // r1 {2,3,6}, r2 {4,7}, r3 {8}; gathering it back restores arange(9).
   t = run_plan(plan_for(m4, {9}, "R", "_S(0,2)"), [](std::int64_t) { return arange({9}); });
   CHECK(t.at(0) == Tensor::from_values<float>({3}, {0, 1, 5}).value());
   CHECK(t.at(1) == Tensor::from_values<float>({3}, {2, 3, 6}).value());
@@ -146,7 +147,8 @@ void verify_case(const Case& c, const std::vector<testing::Names>& flatten = {},
   }
 }
 
-TEST_CASE("executor: every case of reference §6.1 verifies") {
+// docs/reference/placements.md §6.1
+TEST_CASE("executor: every redistribution case verifies") {
   const std::vector<Ints> two_d = {{12, 3}, {13, 3}, {14, 3}, {3, 12}, {3, 13}, {3, 14}};
   for (const Ints& s : two_d) {
     verify_case({{4}, s, "S(0)", "R"});                     // #1
@@ -205,7 +207,8 @@ TEST_CASE("executor: every case of reference §6.1 verifies") {
   verify_case({{2, 2}, {4, 8, 6}, "S(1),S(1)", "S(1),R"});
 }
 
-TEST_CASE("executor: every case of reference §6.5 verifies, merged where the rules allow") {
+// docs/reference/placements.md §6.5
+TEST_CASE("executor: every merge-pass case verifies, merged where the rules allow") {
   verify_case({{2, 2, 2}, {8, 8}, "P(sum),R,P(sum)", "R,R,R"}, {});                      // #58
   verify_case({{2, 2, 2}, {8, 8}, "P(sum),P(sum),R", "R,R,R"}, {{"A", "B"}});            // #59
   verify_case({{2, 2, 2}, {8, 8}, "P(sum),S(0),P(sum)", "R,R,R"}, {{"A", "C"}});         // #60
@@ -255,7 +258,8 @@ TEST_CASE("executor: merges the rules refuse corrupt data; the planner never emi
   const std::vector<Refused> cases = {
       // #66: reduce_scatter of 10 over 2 x 3: nested 5|5 -> 2,2,1 vs flat 2,2,2,2,2,0.
       {{2, 3}, {10}, "P(sum),P(sum)", "S(0),S(0)", "0,1:P(sum)->S(0)@A_B", "uneven_tensor_shape"},
-      // §4.6: all_gather of (5,3) [S0,S0] on 2x2: nested 2/1/1/1 vs flat 2/2/1/0.
+      // docs/reference/placements.md §4.6: all_gather of (5,3) [S0,S0] on 2x2: nested 2/1/1/1 vs
+      // flat 2/2/1/0.
       {{2, 2}, {5, 3}, "S(0),S(0)", "R,R", "0,1:S(0)->R@A_B", "uneven_tensor_shape"},
       // #72: reduce_scatters in order 1 then 0 give S(0)[1],S(0)[0]; the flat one S(0)[0]S(0)[1].
       {{2, 4},

@@ -15,7 +15,8 @@ using testing::run_op;
 
 TensorMeta bf16(graph::Shape s) { return {std::move(s), DType::kBF16}; }
 
-TEST_CASE("compute cost: AutoParallel's wq forward einsum on H100 (study §3.1)") {
+// docs/reference/strategy_selection.md §3.1
+TEST_CASE("compute cost: AutoParallel's wq forward einsum on H100") {
   // x [16,8192,4096] with batch on dp, wq^T [4096,4096] with N on tp: local [2,8192,4096] x
   // [4096,512]: 2^36 FLOPs. AutoParallel's flat 0.7 gives 99.22 us (the study: 99.3 us at 989
   // TFLOPS); h100-dgx's GEMM table gives 2^36 FLOPs 2/3 of the way from 2^34 (0.564) to 2^37

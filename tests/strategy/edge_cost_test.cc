@@ -25,7 +25,8 @@ TEST_CASE("edge cost: equal placements are free, DTensor's impossible pairs are 
   CHECK(std::isinf(coster->cost_us(kWeight, pl("P(max),R"), pl("P(sum),R")).value()));
   CHECK(std::isinf(coster->cost_us(kWeight, pl("P(sum),R"), pl("P(avg),R")).value()));
   // Replicate -> P(sum) is a priced local op, the divide by the group size (PyTorch #172282);
-  // Replicate -> P(max) keeps the values (an identity, redistribute.md §2 row 7): free.
+  // Replicate -> P(max) keeps the values (an identity, docs/reference/placements.md §2 row 7):
+  // free.
   CHECK(coster->cost_us(kWeight, pl("R,R"), pl("P(sum),R")).value() > 0);
   CHECK(coster->cost_us(kWeight, pl("R,R"), pl("P(max),R")).value() == 0);
   CHECK(coster->cost_us(kWeight, pl("R,R"), pl("S(0),R")).value() > 0);

@@ -11,7 +11,8 @@ namespace {
 
 using testing::llama3_8b_8x8;
 
-TEST_CASE("graph strategies: the LLaMA3-8B cheat-sheet counts on 8x8 (study §2.12)") {
+// docs/reference/strategy_selection.md §2.12
+TEST_CASE("graph strategies: the LLaMA3-8B cheat-sheet counts on 8x8") {
   const auto& e = llama3_8b_8x8();
   for (int layer : {0, 1}) {
     const std::string l = "layers." + std::to_string(layer) + ".";

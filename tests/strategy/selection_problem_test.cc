@@ -52,7 +52,8 @@ TEST_CASE("selection problem: x * x ties both argument slots to the producer") {
   CHECK(sp.problem.edges[1].slot == 1);
   CHECK(sp.problem.edges[0].from == sp.problem.edges[1].from);
   // x = S(0) and sq expecting (S(0), R) pays the all-gather for slot 1 only: AutoParallel's flow
-  // constraint left slot 1's producer label free (study §1.5 rule 3); here both are tied.
+  // constraint left slot 1's producer label free (docs/reference/strategy_selection.md §1.5 rule
+  // 3); here both are tied.
   const OpStrategy& xs = e.of("x");
   const OpStrategy& sq = e.of("sq");
   const auto xi = static_cast<solve::LabelIndex>(strategy_index(xs, "S(0) <-"));

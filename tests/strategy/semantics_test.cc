@@ -1,8 +1,9 @@
 // Every strategy of every family computes the right thing: each rank runs the op on its pieces
 // (Partial inputs split into random contributions), and the outputs reassembled under the
 // strategy's output placements equal the op on the whole tensors. Shapes are small and uneven,
-// meshes 1-D and 2-D; this checks the rules of ops/*.cc (including every Partial row of §2.6,
-// the masked vocab-parallel embedding and the _StridedShard flatten) by simulation.
+// meshes 1-D and 2-D; this checks the rules of ops/*.cc (including every Partial row of
+// docs/reference/strategy_selection.md §2.6, the masked vocab-parallel embedding and the
+// _StridedShard flatten) by simulation.
 
 #include <doctest/doctest.h>
 

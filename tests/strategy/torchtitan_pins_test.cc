@@ -137,7 +137,7 @@ TEST_CASE("torchtitan_pins: errors name the rule or the mesh dim") {
         "(n_heads 32, n_kv_heads 8)");
   // 8 heads split 4 ways, but not the 2 kv heads.
   CHECK(error_of({"dp", "tp"}, {2, 4}, heads(8, 2)).kind == core::ErrorKind::kBadInput);
-  // Context parallel: seq_len must split into 2·cp·tp chunks (torchtitan.md §1).
+  // Context parallel: seq_len must split into 2·cp·tp chunks (docs/reference/torchtitan.md §1).
   graph::Llama3Config short_seq = heads(32, 8);
   short_seq.seq_len = 100;
   e = error_of({"dp_shard", "cp", "tp"}, {2, 2, 2}, short_seq);

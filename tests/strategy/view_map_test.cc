@@ -68,7 +68,7 @@ TEST_CASE("view_groups: PyTorch's grouping, singletons on their own") {
   CHECK_FALSE(view_groups({0, 4}, {4}).ok());
 }
 
-TEST_CASE("propagate_view: the worked examples of device_mesh.md §4.3") {
+TEST_CASE("propagate_view: the worked examples of docs/reference/device_mesh.md §4.3") {
   // 1. Both shards on the first flattened dim: no strided shard.
   CHECK(view({8, 4}, {32}, "S(0),S(0)", {2, 2}).output == pl("S(0),S(0)"));
   // 2. A shard on a later dim becomes strided, sf = local[0] = 4/2.

@@ -1,16 +1,16 @@
 // Scaled dot-product attention, forward and backward, every kernel (flash, efficient, cuDNN;
-// study §2.11). Tensors are [batch, heads, seq, dim]; single-mesh-dim rows: R; heads (S(1) on
-// every input and output of rank >= 2); batch (S(0) on the same). Scalars and 1-d extras (RNG
-// seed and offset, cum_seq) stay R, as does a dim a tensor broadcasts (size 1, e.g. an attention
-// bias [B,1,S,S] under the heads row). On the mesh dims of EnumerateOptions::context_parallel_dims
-// only (a torchtitan `cp` dim), a sequence row: ring attention with the all-gather rotate method
-// (torchtitan.md §4). Forward: q, output and lse S(2), k and v R (the edge that gathers them is
-// the ring's K/V all-gather). Backward: grad_out, q, out, lse and dq S(2), k and v R (the
-// backward gathers K/V again), dk and dv P(sum) (their reduce-scatter stands in for the dK/dV
-// ring; docs/parallelize.md gives the byte difference).
-// With grouped-query attention (k/v with fewer heads than q) a heads split must divide both head
-// counts on every mesh dim that splits them, or q heads would meet the wrong k/v heads; uneven
-// head splits are dropped there.
+// docs/reference/strategy_selection.md §2.11). Tensors are [batch, heads, seq, dim];
+// single-mesh-dim rows: R; heads (S(1) on every input and output of rank >= 2); batch (S(0) on the
+// same). Scalars and 1-d extras (RNG seed and offset, cum_seq) stay R, as does a dim a tensor
+// broadcasts (size 1, e.g. an attention bias [B,1,S,S] under the heads row). On the mesh dims of
+// EnumerateOptions::context_parallel_dims only (a torchtitan `cp` dim), a sequence row: ring
+// attention with the all-gather rotate method (docs/reference/torchtitan.md §4). Forward: q, output
+// and lse S(2), k and v R (the edge that gathers them is the ring's K/V all-gather). Backward:
+// grad_out, q, out, lse and dq S(2), k and v R (the backward gathers K/V again), dk and dv P(sum)
+// (their reduce-scatter stands in for the dK/dV ring; docs/parallelize.md gives the byte
+// difference). With grouped-query attention (k/v with fewer heads than q) a heads split must divide
+// both head counts on every mesh dim that splits them, or q heads would meet the wrong k/v heads;
+// uneven head splits are dropped there.
 //
 //   q, k, v [16,32,8192,128] on 8x8: 9 combinations; S(0),S(0) (16 -> 2) and S(1),S(1)
 //   (32 -> 4) are invalid: 7 strategies.

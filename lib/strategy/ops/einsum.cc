@@ -1,5 +1,6 @@
-// einsum (study §2.3-2.4), the form every linear takes after AutoParallel's view->mm->view
-// rewrite: forward "abk,kn->abn", grad-input "abn,nk->abk", grad-weight "abn,abk->kn".
+// einsum (docs/reference/strategy_selection.md §2.3-2.4), the form every linear takes after
+// AutoParallel's view->mm->view rewrite: forward "abk,kn->abn", grad-input "abn,nk->abk",
+// grad-weight "abn,abk->kn".
 //
 // Single-mesh-dim rows: R first, then one row per label, labels in order of first appearance
 // (operands left to right, then the output; AutoParallel's own row order is not recorded, so

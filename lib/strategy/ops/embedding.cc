@@ -1,4 +1,5 @@
-// embedding and embedding_dense_backward (study §2.9; AutoParallel keeps the backward whole).
+// embedding and embedding_dense_backward (docs/reference/strategy_selection.md §2.9; AutoParallel
+// keeps the backward whole).
 //
 // embedding(weight [V,D], indices [*]) -> [*, D], single-mesh-dim rows [out ; weight, indices]:
 //   R;  colwise [S(last) ; S(1), R];  rowwise (vocab parallel) [P(sum)* ; S(0), R];

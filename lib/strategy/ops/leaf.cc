@@ -1,8 +1,8 @@
-// Leaves (study §2.2): placeholders (parameters, buffers, inputs, tangents) and alias nodes offer
-// every combination of {R, S(0), ..., S(nd-1)} per mesh dim that passes remove_invalid_configs
-// (local_shapes.h); never Partial. An alias expects its input in the placement it outputs (the edge
-// into it is where a shared redistribution is paid). Factories create their output in any R/Shard
-// layout (arange, iota and scalar_tensor: Replicate only).
+// Leaves (docs/reference/strategy_selection.md §2.2): placeholders (parameters, buffers, inputs,
+// tangents) and alias nodes offer every combination of {R, S(0), ..., S(nd-1)} per mesh dim that
+// passes remove_invalid_configs (local_shapes.h); never Partial. An alias expects its input in the
+// placement it outputs (the edge into it is where a shared redistribution is paid). Factories
+// create their output in any R/Shard layout (arange, iota and scalar_tensor: Replicate only).
 //
 //   [16,8192,4096] on 8x8: 16 combinations, S(0),S(0) invalid (16 -> 2 < 8): 15 options.
 

@@ -1,4 +1,5 @@
-// The mm family (study §2.3, §2.5). Single-mesh-dim rows, [out ; a, b]:
+// The mm family (docs/reference/strategy_selection.md §2.3, §2.5). Single-mesh-dim rows, [out ; a,
+// b]:
 //   mm   [m,k] x [k,n]:     R; M [S(0);S(0),R]; N [S(1);R,S(1)]; K [P;S(1),S(0)]
 //   bmm  [b,m,k] x [b,k,n]: R; B [S(0);S(0),S(0)]; M [S(1);S(1),R]; N [S(2);R,S(2)];
 //                           K [P;S(2),S(1)]

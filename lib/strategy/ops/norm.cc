@@ -1,7 +1,7 @@
-// Norms kept whole (study §2.8): _fused_rms_norm and native_layer_norm (a kOther target), forward
-// and backward. One strategy per option of the producer of x (slot 0 forward, slot 1 backward):
-// shards of the normalized dims (the trailing len(normalized_shape) dims) and every Partial are
-// replicated, giving the target placement t.
+// Norms kept whole (docs/reference/strategy_selection.md §2.8): _fused_rms_norm and
+// native_layer_norm (a kOther target), forward and backward. One strategy per option of the
+// producer of x (slot 0 forward, slot 1 backward): shards of the normalized dims (the trailing
+// len(normalized_shape) dims) and every Partial are replicated, giving the target placement t.
 //   forward   inputs: x = t, weight and bias R; outputs: every output (y, mean, rstd) = t (the
 //             statistics keep x's rank with size-1 normalized dims, which t never shards)
 //   backward  inputs: grad, x and the statistics = t, weight and bias R; outputs: grad_input = t,
@@ -10,8 +10,8 @@
 // Input slots: fused forward (x, [w]), fused backward (grad, x, rstd, [w]); layer norm forward
 // (x, [w], [b]), backward (grad, x, mean, rstd, [w], [b]).
 //
-// LLaMA3 as AutoParallel traces it decomposes RMSNorm into pointwise ops and a mean (§2.8); this
-// rule serves graphs that keep the fused op.
+// LLaMA3 as AutoParallel traces it decomposes RMSNorm into pointwise ops and a mean
+// (docs/reference/strategy_selection.md §2.8); this rule serves graphs that keep the fused op.
 
 #include "graph/op_kind.h"
 #include "strategy/ops/ops.h"

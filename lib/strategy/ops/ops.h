@@ -50,7 +50,8 @@ struct RuleOutput {
 // ---- shared helpers ---------------------------------------------------------------------------
 
 // Every combination of {R, S(0), ..., S(rank-1)} per mesh dim in product order (mesh dim 0
-// slowest), keeping those shardable() on `shape`: a leaf's options (study §2.2).
+// slowest), keeping those shardable() on `shape`: a leaf's options
+// (docs/reference/strategy_selection.md §2.2).
 std::vector<Placements> leaf_options(const graph::Shape& shape, std::span<const std::int64_t> mesh);
 
 // A single-dim rule's rows expanded over the mesh (candidates.h), as a RuleOutput.

@@ -1,4 +1,4 @@
-// Pointwise ops (study §2.6) and the casts that follow their input.
+// Pointwise ops (docs/reference/strategy_selection.md §2.6) and the casts that follow their input.
 //
 // Elementwise single-mesh-dim rows, [out ; inputs]: R; then for each output dim d, [S(d) ; every
 // input through broadcasting] (an input that lacks d or broadcasts it gets R); then the Partial

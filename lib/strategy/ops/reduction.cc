@@ -1,4 +1,4 @@
-// Reductions (study §2.7): one strategy per producer option.
+// Reductions (docs/reference/strategy_selection.md §2.7): one strategy per producer option.
 //
 // Linear reductions (sum -> P(sum), mean -> P(avg), amax -> P(max), amin -> P(min)): a shard of a
 // reduced dim becomes that Partial on the output; shards of kept dims are renumbered (reduced

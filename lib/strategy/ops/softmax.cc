@@ -1,4 +1,5 @@
-// _softmax and _softmax_backward_data (study §2.8; AutoParallel keeps _softmax whole).
+// _softmax and _softmax_backward_data (docs/reference/strategy_selection.md §2.8; AutoParallel
+// keeps _softmax whole).
 //
 // Forward: one strategy per producer option: shards of the softmax dim and every Partial are
 // replicated; the output takes that input placement.

@@ -1,4 +1,5 @@
-// Tuple producers and readers (study §2.10): getitem, split, split_with_sizes, cat.
+// Tuple producers and readers (docs/reference/strategy_selection.md §2.10): getitem, split,
+// split_with_sizes, cat.
 //   getitem   one strategy per option of the tuple element it reads (the producer's output
 //             `index`): input = output = that placement (an identity; AutoParallel charges the
 //             redistribution from the producer's tuple element)

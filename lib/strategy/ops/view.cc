@@ -1,7 +1,7 @@
-// View-like ops (study §2.10): one strategy per producer option, as an identity on the data
-// layout; the strategy's input is the option with the shards the view cannot carry replicated
-// (the redistribution the edge pays), its output the carried placement. Replicate and Partial
-// pass through (views are linear). Rules per op:
+// View-like ops (docs/reference/strategy_selection.md §2.10): one strategy per producer option, as
+// an identity on the data layout; the strategy's input is the option with the shards the view
+// cannot carry replicated (the redistribution the edge pays), its output the carried placement.
+// Replicate and Partial pass through (views are linear). Rules per op:
 //   view, _unsafe_view, reshape   view_map.h (flatten of an inner shard -> _StridedShard)
 //   view(dtype=...)               shards of the last dim replicated (AutoParallel bans them)
 //   permute, transpose, t         shards follow their dim
@@ -14,7 +14,7 @@
 //   view_as_complex / view_as_real, _conj   the complex pair dim is never sharded; else identity
 // Options that end up invalid on the output (e.g. [16,8192,4096] with S(2),S(2) viewed as
 // [16,8192,32,128]: 32 -> 4 < 8) are dropped, duplicates merged, so a view of the 24-option wq
-// einsum has 23 strategies (§2.12).
+// einsum has 23 strategies (docs/reference/strategy_selection.md §2.12).
 
 #include "graph/op_kind.h"
 #include "strategy/ops/ops.h"

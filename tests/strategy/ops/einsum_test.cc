@@ -12,7 +12,8 @@ OpStrategy einsum(const std::string& eq, std::vector<TensorMeta> in,
   return run_op(OpKind::kEinsum, std::move(in), {{"equation", eq}}, std::move(mesh));
 }
 
-TEST_CASE("einsum: the three linear forms have 24 strategies on 8x8 (study §2.3, §2.12)") {
+// docs/reference/strategy_selection.md §2.3, §2.12
+TEST_CASE("einsum: the three linear forms have 24 strategies on 8x8") {
   const std::vector<std::int64_t> mesh = {8, 8};
   const TensorMeta x = bf16({16, 8192, 4096}), w = bf16({4096, 4096});
   OpStrategy fwd = einsum("abk,kn->abn", {x, w}, mesh);

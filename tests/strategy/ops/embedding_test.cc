@@ -7,7 +7,8 @@
 namespace dtplan::strategy::testing {
 namespace {
 
-TEST_CASE("embedding: R, colwise, vocab-parallel masked partial, batch rows (study §2.9)") {
+// docs/reference/strategy_selection.md §2.9
+TEST_CASE("embedding: R, colwise, vocab-parallel masked partial, batch rows") {
   OpStrategy op =
       run_op(OpKind::kEmbedding,
              {TensorMeta{{8, 4}, DType::kBF16}, TensorMeta{{2, 3}, DType::kI64}}, {}, {2});

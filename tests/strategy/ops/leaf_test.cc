@@ -15,7 +15,7 @@ OpStrategy leaf(graph::Shape shape, std::vector<std::int64_t> mesh, DType d = DT
                 {TensorMeta{std::move(shape), d}});
 }
 
-TEST_CASE("leaf: the LLaMA3-8B counts on 8x8 (study §2.2, §2.12)") {
+TEST_CASE("leaf: the LLaMA3-8B counts on 8x8 (docs/reference/strategy_selection.md §2.2, §2.12)") {
   const std::vector<std::int64_t> mesh = {8, 8};
   CHECK(leaf({16, 8192, 4096}, mesh).size() == 15);  // S(0),S(0): 16 -> 2 < 8
   CHECK(leaf({16, 8192, 14336}, mesh).size() == 15);

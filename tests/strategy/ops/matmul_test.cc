@@ -8,7 +8,8 @@
 namespace dtplan::strategy::testing {
 namespace {
 
-TEST_CASE("mm: 16 strategies on 8x8 with LLaMA3-8B shapes, in product order (study §2.3)") {
+// docs/reference/strategy_selection.md §2.3
+TEST_CASE("mm: 16 strategies on 8x8 with LLaMA3-8B shapes, in product order") {
   // The mm path of a linear: x flattened to [B*S, D] times the [D, D] weight.
   OpStrategy op = run_op(OpKind::kMm, {bf16({131072, 4096}), bf16({4096, 4096})}, {}, {8, 8});
   CHECK(op.rule == Rule::kMatmul);

@@ -30,7 +30,8 @@ TEST_CASE("pointwise: R, one row per output dim through broadcasting, then Parti
   CHECK(format_strategy(mul.strategies[2]) == "S(1) <- R; S(1)");
 }
 
-TEST_CASE("pointwise: the Partial rows of each op class (study §2.6)") {
+// docs/reference/strategy_selection.md §2.6
+TEST_CASE("pointwise: the Partial rows of each op class") {
   const std::vector<std::int64_t> mesh = {2};
   const TensorMeta x = f32({4, 8});
   auto rows = [&](OpKind op, std::vector<TensorMeta> in, graph::Attributes attrs = {}) {
@@ -64,7 +65,8 @@ TEST_CASE("pointwise: the Partial rows of each op class (study §2.6)") {
 }
 
 TEST_CASE("pointwise: LLaMA3 counts; mixed Partial kinds never share a list") {
-  // A unary op without Partial rows on [16,8192,4096]: the 15 R/S options (study §2.12).
+  // A unary op without Partial rows on [16,8192,4096]: the 15 R/S options
+  // (docs/reference/strategy_selection.md §2.12).
   OpStrategy pow =
       run_op(OpKind::kPow, {f32({16, 8192, 4096})}, {{"exponent", std::int64_t{2}}}, {8, 8});
   CHECK(pow.size() == 15);

@@ -33,7 +33,8 @@ TEST_CASE("view: one strategy per producer option, Partial included; flatten giv
 }
 
 TEST_CASE("view: the follower map merges options that land on one strategy") {
-  // [16,8192,4096] -> [16,8192,32,128]: S(2),S(2) becomes S(2),R (study §2.12: 23 from 24).
+  // [16,8192,4096] -> [16,8192,32,128]: S(2),S(2) becomes S(2),R
+  // (docs/reference/strategy_selection.md §2.12: 23 from 24).
   OpStrategy s = run_op(OpKind::kView, {f32({16, 8192, 4096})}, {{"size", Ints{16, 8192, 32, 128}}},
                         {8, 8}, {pls({"S(2),R", "S(2),S(2)", "R,R"})});
   CHECK(formatted(s) == Texts{"S(2),R <- S(2),R", "R,R <- R,R"});
