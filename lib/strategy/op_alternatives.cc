@@ -1,0 +1,82 @@
+#include "strategy/op_alternatives.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solve/evaluate.h"
+
+namespace dtplan::strategy {
+
+namespace {
+
+std::string first_violation(const solve::Evaluation& e) {
+  if (e.violations.empty()) return "";
+  const solve::Violation& v = e.violations.front();
+  return std::string(solve::violation_name(v.kind)) + ": " + v.message;
+}
+
+double sort_key(double delta) { return std::isfinite(delta) ? delta : INFINITY; }
+
+}  // namespace
+
+core::Result<std::vector<std::int32_t>> plan_choice(const graph::Graph& graph,
+                                                    const GraphStrategies& strategies,
+                                                    const plan::Plan& plan) {
+  std::vector<std::int32_t> choice(graph.size(), -1);
+  for (const plan::PlanOp& op : plan.ops) {
+    const std::optional<graph::NodeId> id = graph.find(op.name);
+    if (!id) {
+      return core::Error::bad_input("op '" + op.name + "': not in the model rebuilt for the plan");
+    }
+    const OpStrategy& s = strategies.of(*id);
+    std::int32_t found = -1;
+    for (std::size_t k = 0; k < s.size() && found < 0; ++k) {
+      if (format_strategy(s.strategies[k]) == op.strategy) found = static_cast<std::int32_t>(k);
+    }
+    if (found < 0 && s.size() > 0) {
+      return core::Error::bad_input("op '" + op.name + "': the plan's strategy " + op.strategy +
+                                    " is not among the op's " + std::to_string(s.size()) +
+                                    " strategies in the rebuilt model");
+    }
+    choice[static_cast<std::size_t>(graph::index_of(*id))] = found;
+  }
+  return choice;
+}
+
+core::Result<OpAlternatives> op_alternatives(const PlanProblem& pp,
+                                             std::span<const std::int32_t> choice,
+                                             graph::NodeId node) {
+  const SelectionProblem& sp = pp.selection;
+  const std::int32_t p = sp.problem_node[static_cast<std::size_t>(graph::index_of(node))];
+  if (p < 0) return core::Error::bad_input("the op is not a choice of the plan's problem");
+  std::vector<solve::LabelIndex> labels = labels_of(sp, choice);
+  DTPLAN_TRY(const solve::Evaluation base, solve::evaluate(sp.problem, labels));
+  OpAlternatives out;
+  out.chosen = choice[static_cast<std::size_t>(graph::index_of(node))];
+  out.objective_us = base.total_us;
+  out.chosen_infeasible = first_violation(base);
+  const OpStrategy& s = pp.strategies.of(node);
+  std::vector<std::int32_t> switched(choice.begin(), choice.end());
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const auto strategy = static_cast<std::int32_t>(k);
+    switched[static_cast<std::size_t>(graph::index_of(node))] = strategy;
+    labels[static_cast<std::size_t>(p)] = labels_of(sp, switched)[static_cast<std::size_t>(p)];
+    DTPLAN_TRY(const solve::Evaluation e, solve::evaluate(sp.problem, labels));
+    out.alternatives.push_back({.strategy = strategy,
+                                .text = format_strategy(s.strategies[k]),
+                                .compute_us = e.node_us[static_cast<std::size_t>(p)],
+                                .objective_us = e.total_us,
+                                .delta_us = e.total_us - base.total_us,
+                                .infeasible = first_violation(e)});
+  }
+  std::sort(out.alternatives.begin(), out.alternatives.end(),
+            [](const Alternative& a, const Alternative& b) {
+              const double da = sort_key(a.delta_us);
+              const double db = sort_key(b.delta_us);
+              if (da != db) return da < db;
+              return a.strategy < b.strategy;
+            });
+  return out;
+}
+
+}  // namespace dtplan::strategy
