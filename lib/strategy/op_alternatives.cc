@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/strings.h"
 #include "solve/evaluate.h"
 
 namespace dtplan::strategy {
@@ -28,6 +29,13 @@ core::Result<std::vector<std::int32_t>> plan_choice(const graph::Graph& graph,
     if (!id) {
       return core::Error::bad_input("op '" + op.name + "': not in the model rebuilt for the plan");
     }
+    const graph::Node& n = graph.node(*id);
+    if (!n.outputs.empty() && n.outputs[0].shape != op.shape) {
+      return core::Error::bad_input(
+          "op '" + op.name + "': shape " + core::format_int_list(op.shape) + " in the plan, " +
+          core::format_int_list(n.outputs[0].shape) +
+          " in the model rebuilt for it (planned with another --batch or --seq-len?)");
+    }
     const OpStrategy& s = strategies.of(*id);
     std::int32_t found = -1;
     for (std::size_t k = 0; k < s.size() && found < 0; ++k) {
@@ -39,6 +47,13 @@ core::Result<std::vector<std::int32_t>> plan_choice(const graph::Graph& graph,
                                     " strategies in the rebuilt model");
     }
     choice[static_cast<std::size_t>(graph::index_of(*id))] = found;
+  }
+  for (std::size_t i = 0; i < graph.size(); ++i) {
+    const graph::NodeId id{static_cast<std::int32_t>(i)};
+    if (choice[i] < 0 && strategies.of(id).size() > 0) {
+      return core::Error::bad_input("op '" + graph.node(id).name +
+                                    "': in the model rebuilt for the plan, not in the plan");
+    }
   }
   return choice;
 }
