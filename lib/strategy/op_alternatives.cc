@@ -18,6 +18,28 @@ std::string first_violation(const solve::Evaluation& e) {
 
 double sort_key(double delta) { return std::isfinite(delta) ? delta : INFINITY; }
 
+// Sets every follower of `leader` (transitively; followers form a forest) to the label its map
+// gives for its leader's label; -1 where the map has none (evaluate() rejects that labelling as
+// out of range, so the caller reports it as infeasible first).
+// @return false when some follower has no label for its leader's.
+bool follow(const solve::Problem& problem, solve::NodeIndex leader,
+            std::vector<solve::LabelIndex>& labels) {
+  std::vector<solve::NodeIndex> stack = {leader};
+  while (!stack.empty()) {
+    const solve::NodeIndex n = stack.back();
+    stack.pop_back();
+    for (const solve::Follower& f : problem.followers) {
+      if (f.leader != n) continue;
+      const auto leader_label = static_cast<std::size_t>(labels[static_cast<std::size_t>(n)]);
+      const solve::LabelIndex l = f.label_map[leader_label];
+      if (l < 0) return false;
+      labels[static_cast<std::size_t>(f.node)] = l;
+      stack.push_back(f.node);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 core::Result<std::vector<std::int32_t>> plan_choice(const graph::Graph& graph,
@@ -75,8 +97,21 @@ core::Result<OpAlternatives> op_alternatives(const PlanProblem& pp,
   for (std::size_t k = 0; k < s.size(); ++k) {
     const auto strategy = static_cast<std::int32_t>(k);
     switched[static_cast<std::size_t>(graph::index_of(node))] = strategy;
-    labels[static_cast<std::size_t>(p)] = labels_of(sp, switched)[static_cast<std::size_t>(p)];
-    DTPLAN_TRY(const solve::Evaluation e, solve::evaluate(sp.problem, labels));
+    std::vector<solve::LabelIndex> alt = labels;
+    alt[static_cast<std::size_t>(p)] = labels_of(sp, switched)[static_cast<std::size_t>(p)];
+    if (!follow(sp.problem, p, alt)) {
+      const std::vector<double>& own = sp.problem.nodes[static_cast<std::size_t>(p)].cost_us;
+      out.alternatives.push_back({.strategy = strategy,
+                                  .text = format_strategy(s.strategies[k]),
+                                  .compute_us = own[static_cast<std::size_t>(
+                                      alt[static_cast<std::size_t>(p)])],
+                                  .objective_us = INFINITY,
+                                  .delta_us = INFINITY,
+                                  .infeasible = "follower: an op tied to it has no strategy "
+                                                "for this one"});
+      continue;
+    }
+    DTPLAN_TRY(const solve::Evaluation e, solve::evaluate(sp.problem, alt));
     out.alternatives.push_back({.strategy = strategy,
                                 .text = format_strategy(s.strategies[k]),
                                 .compute_us = e.node_us[static_cast<std::size_t>(p)],

@@ -1,7 +1,8 @@
 #pragma once
 // What one op's choice is worth in a plan: the plan's choices mapped back onto the rebuilt
 // selection problem (plan_choice), then every strategy of one op priced as if that op alone
-// switched to it with every other op's choice fixed (op_alternatives): the whole objective
+// switched to it with every other op's choice fixed (op_alternatives; the ops tied to it as
+// followers, such as a parameter's gradient, follow it as the tie maps): the whole objective
 // (solve::evaluate, the oracle) and its difference from the plan's, with the constraint an
 // alternative breaks (a memory row, a pair DTensor cannot redistribute, a tie).
 //
