@@ -84,10 +84,20 @@ TEST_CASE("dtplan explain: no alternative beats an optimal plan's choice") {
       CHECK(a["delta_us"].get<double>() >= -1e-6);
     }
   }
-  // A parameter: its alternatives include ones the memory budget forbids.
+  // A parameter (its gradient follows it): replicated, it breaks the default budget (every
+  // parameter at its smallest shard), which is marked and not a saving.
   const Json w = Json::parse(cli_output("explain --plan " + plans().exact +
                                         " --op layers.0.attention.wq.weight --json"));
   check_explanation(w);
+  bool over_budget = false;
+  for (const Json& a : w["alternatives"]) {
+    if (a["strategy"].get<std::string>().starts_with("R")) {
+      CHECK(a["feasible"] == false);
+      CHECK(a["infeasible"].get<std::string>().starts_with("memory_high: "));
+      over_budget = true;
+    }
+  }
+  CHECK(over_budget);
 }
 
 TEST_CASE("dtplan explain: a greedy plan's op, and the text view") {
