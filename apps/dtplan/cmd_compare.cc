@@ -23,6 +23,7 @@
 #include "output.h"
 #include "plan/plan_compare.h"
 #include "plan/plan_io.h"
+#include "plan_text.h"
 #include "simulated_step.h"
 
 namespace dtplan::cli {
@@ -57,18 +58,6 @@ std::string us(double v) { return core::format_fixed(v, 2); }
 
 std::string ratio_text(const std::optional<double>& r) {
   return r ? "x" + core::format_fixed(*r, 3) : "-";
-}
-
-// Bytes in the largest binary unit they reach, two decimals: "1.50 GiB", "312.00 KiB", "96 B".
-std::string bytes_text(std::int64_t bytes) {
-  static const char* const kUnits[] = {"GiB", "MiB", "KiB"};
-  for (int i = 0; i < 3; ++i) {
-    const double unit = static_cast<double>(std::int64_t{1} << (10 * (3 - i)));
-    if (static_cast<double>(bytes) >= unit) {
-      return core::format_fixed(static_cast<double>(bytes) / unit, 2) + " " + kUnits[i];
-    }
-  }
-  return std::to_string(bytes) + " B";
 }
 
 std::string collective_text(const plan::CollectiveTotal& t) {

@@ -30,6 +30,7 @@
 #include "output.h"
 #include "plan/plan_io.h"
 #include "plan/step_runs.h"
+#include "plan_text.h"
 #include "simulated_step.h"
 #include "strategy/op_alternatives.h"
 #include "strategy/torchtitan_pins.h"
@@ -152,12 +153,6 @@ core::Result<Explained> explain(const Options& o) {
 std::string us(double v) { return core::format_fixed(v, 2); }
 
 Json number_json(double v) { return std::isfinite(v) ? Json(v) : Json(); }
-
-std::string placements_text(const std::vector<placement::Placement>& placements) {
-  std::vector<std::string> parts;
-  for (const placement::Placement& p : placements) parts.push_back(placement::to_string(p));
-  return core::join(parts, ",");
-}
 
 // The plan's redistributions into op `op`, in slot order.
 std::vector<const plan::PlanRedistribution*> inputs_of(const plan::Plan& plan, std::size_t op) {

@@ -96,24 +96,6 @@ std::string solver_line(const strategy::ModelPlan& mp) {
          " s, total " + fixed(mp.stats.total_s, 3) + " s\n";
 }
 
-std::string placements_text(const std::vector<placement::Placement>& placements) {
-  std::vector<std::string> parts;
-  for (const placement::Placement& p : placements) parts.push_back(placement::to_string(p));
-  return core::join(parts, ",");
-}
-
-// "17.3 GiB", "812.00 KiB", "96 B".
-std::string bytes_text(std::int64_t bytes) {
-  static const char* const kUnits[] = {"GiB", "MiB", "KiB"};
-  for (int i = 0; i < 3; ++i) {
-    const double unit = static_cast<double>(std::int64_t{1} << (10 * (3 - i)));
-    if (static_cast<double>(bytes) >= unit) {
-      return fixed(static_cast<double>(bytes) / unit) + " " + kUnits[i];
-    }
-  }
-  return std::to_string(bytes) + " B";
-}
-
 // "all_gather(dp) + local_chunk(tp)": a redistribution's steps.
 std::string steps_text(const redist::RedistPlan& r) {
   std::vector<std::string> parts;
