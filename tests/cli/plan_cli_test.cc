@@ -106,7 +106,7 @@ TEST_CASE("dtplan plan: human output fits a screen, the headline first") {
   INFO(out);
   CHECK(lines.size() <= 80);
   REQUIRE(lines.size() >= 6);
-  CHECK(lines[0] == "# dtplan plan: llama3-tiny (2 layers) on dp 4 (4 GPUs); h100-dgx (8 GPUs per node)");
+  CHECK(lines[0].starts_with("# dtplan plan: llama3-tiny (2 layers) on dp 4 (4 GPUs); h100-dgx ("));
   CHECK(lines[1].starts_with("# simulated step "));
   CHECK(has(lines[1], " tokens/s per GPU, MFU "));
   CHECK(lines[2].starts_with("# peak memory per rank "));
