@@ -127,6 +127,7 @@ core::Result<Explained> explain(const Options& o) {
   DTPLAN_TRY(mesh::LoadedMesh mesh, mesh::build_mesh(mesh_config(plan.mesh), o.plan + ": mesh"));
   strategy::ModelPlanOptions options;
   options.training = model.training;
+  options.gpus_per_node = plan.mesh.gpus_per_node;
   if (plan.memory.limit_bytes > 0) options.memory_limit_bytes = plan.memory.limit_bytes;
   if (!plan.redistributions.empty()) {
     DTPLAN_TRY(options.cost_model, redist::parse_cost_model(plan.redistributions[0].plan.model,
