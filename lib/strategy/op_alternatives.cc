@@ -16,7 +16,11 @@ std::string first_violation(const solve::Evaluation& e) {
   return std::string(solve::violation_name(v.kind)) + ": " + v.message;
 }
 
-double sort_key(double delta) { return std::isfinite(delta) ? delta : INFINITY; }
+// The sort key of a delta: whole picoseconds (the cost model's resolution: its times are sums
+// of integer picoseconds, so deltas that print alike differ only in rounding), non-finite last.
+double sort_key(double delta) {
+  return std::isfinite(delta) ? static_cast<double>(std::llround(delta * 1e6)) : INFINITY;
+}
 
 // Sets every follower of `leader` (transitively; followers form a forest) to the label its map
 // gives for its leader's label; -1 where the map has none (evaluate() rejects that labelling as

@@ -38,8 +38,8 @@ struct OpAlternatives {
   std::int32_t chosen = 0;        // the plan's strategy index for the op
   double objective_us = 0;        // the plan's choices on the rebuilt problem
   std::string chosen_infeasible;  // a constraint the plan's own choices break there, if any
-  // Every strategy of the op, the chosen one included: by delta_us ascending (non-finite last),
-  // then by strategy index.
+  // Every strategy of the op, the chosen one included: by delta_us in whole picoseconds
+  // ascending (the cost model's resolution; non-finite last), then by strategy index.
   std::vector<Alternative> alternatives;
 };
 

@@ -54,7 +54,9 @@ void check_explanation(const Json& j) {
   double previous = -INFINITY;
   int previous_index = -1;
   for (const Json& a : j["alternatives"]) {
-    const double delta = a["delta_us"].is_null() ? INFINITY : a["delta_us"].get<double>();
+    // Sorted by whole picoseconds (deltas that print alike may differ in rounding).
+    const double delta =
+        a["delta_us"].is_null() ? INFINITY : std::round(a["delta_us"].get<double>() * 1e6);
     if (a["chosen"].get<bool>()) {
       ++chosen;
       CHECK(a["delta_us"].get<double>() == 0);

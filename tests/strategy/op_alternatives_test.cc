@@ -57,8 +57,9 @@ TEST_CASE("op_alternatives: the chosen strategy has delta 0, no switch beats an 
       if (alt.infeasible.empty()) CHECK(alt.delta_us >= -1e-6);
       if (i > 0) {
         const Alternative& prev = a->alternatives[i - 1];
-        const double dp = std::isfinite(prev.delta_us) ? prev.delta_us : INFINITY;
-        const double da = std::isfinite(alt.delta_us) ? alt.delta_us : INFINITY;
+        auto ps = [](double d) { return std::isfinite(d) ? std::round(d * 1e6) : INFINITY; };
+        const double dp = ps(prev.delta_us);
+        const double da = ps(alt.delta_us);
         CHECK((dp < da || (dp == da && prev.strategy < alt.strategy)));
       }
       ++checked;
