@@ -20,13 +20,11 @@
 #include "core/strings.h"
 #include "core/text_table.h"
 #include "core/units.h"
-#include "hardware_arg.h"
 #include "output.h"
-#include "plan/plan_check.h"
 #include "plan/plan_compare.h"
 #include "plan/plan_io.h"
-#include "sim/timeline.h"
-#include "simulate_timeline.h"
+#include "plan_text.h"
+#include "simulated_step.h"
 
 namespace dtplan::cli {
 
@@ -36,31 +34,6 @@ struct Options {
   std::vector<std::string> plans;
   bool json = false;
 };
-
-// The plan in `path`, checked and re-priced as `dtplan simulate` does, with its simulated step.
-core::Result<plan::ComparedPlan> load_compared(const std::string& path) {
-  plan::ComparedPlan out;
-  DTPLAN_TRY(out.plan, plan::load_plan_file(path));
-  auto profile = load_hardware_arg(out.plan.mesh.hardware, "the plan's mesh.hardware");
-  if (!profile.ok()) return profile.error().with_context(path);
-  if (auto s = plan::check_plan_prices(out.plan, *profile); !s.ok()) {
-    return s.error().with_context(path);
-  }
-  auto options = timeline_options(out.plan, TimelineFlags{});
-  if (!options.ok()) return options.error().with_context(path);
-  options->step_only = true;  // the step's figures only; they equal the full run's
-  auto timeline = sim::simulate_step(out.plan, *options);
-  if (!timeline.ok()) return timeline.error().with_context(path);
-  out.step = {.step_time_us = timeline->step_time_us,
-              .compute_us = timeline->compute_us,
-              .communication_us = timeline->communication_us,
-              .exposed_communication_us = timeline->exposed_communication_us};
-  if (auto rate = step_throughput(out.plan, *timeline, *profile)) {
-    out.step.tokens_per_s_per_gpu = rate->tokens_per_s_per_gpu;
-    out.step.mfu = rate->mfu;
-  }
-  return out;
-}
 
 // Each plan's file name; the whole path as given where two plans share a file name.
 std::vector<std::string> labels(const std::vector<std::string>& paths) {
@@ -85,18 +58,6 @@ std::string us(double v) { return core::format_fixed(v, 2); }
 
 std::string ratio_text(const std::optional<double>& r) {
   return r ? "x" + core::format_fixed(*r, 3) : "-";
-}
-
-// Bytes in the largest binary unit they reach, two decimals: "1.50 GiB", "312.00 KiB", "96 B".
-std::string bytes_text(std::int64_t bytes) {
-  static const char* const kUnits[] = {"GiB", "MiB", "KiB"};
-  for (int i = 0; i < 3; ++i) {
-    const double unit = static_cast<double>(std::int64_t{1} << (10 * (3 - i)));
-    if (static_cast<double>(bytes) >= unit) {
-      return core::format_fixed(static_cast<double>(bytes) / unit, 2) + " " + kUnits[i];
-    }
-  }
-  return std::to_string(bytes) + " B";
 }
 
 std::string collective_text(const plan::CollectiveTotal& t) {
@@ -247,7 +208,7 @@ int run(const Options& o) {
   std::vector<plan::ComparedPlan> plans;
   const std::vector<std::string> names = labels(o.plans);
   for (std::size_t i = 0; i < o.plans.size(); ++i) {
-    auto p = load_compared(o.plans[i]);
+    auto p = load_simulated_plan(o.plans[i]);
     if (!p.ok()) return report("compare", p.error());
     p->label = names[i];
     plans.push_back(std::move(p).value());

@@ -7,7 +7,7 @@
 //               80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
 //               [--gap G] [--threads N] [--bound-fixing auto|on|off] [--out plan.json]
-//               [--parallelize torchtitan|FILE] [--async-tp] [--compare-optimal] [--json]
+//               [--parallelize torchtitan|FILE] [--async-tp] [--compare-optimal] [--ops [--all-layers]] [--json]
 //
 // --parallelize: a user's parallel plan as pins (strategy/pin_rules.h, docs/parallelize.md):
 // FILE holds pin rules; `torchtitan` compiles torchtitan's parallelize_llama for the mesh's dim
@@ -28,9 +28,12 @@
 // (training_args.h); the plan prices one training step of grad_accum microbatches with the
 // checkpoint policy's recomputation, and records them (plan.training).
 //
-// Human output: a header, the strategy of every op grouped by layer (consecutive layers with the
-// same strategies print once, "layers 0-31 (x32)"), the cost breakdown, the collectives, the
-// memory per rank and the warnings. JSON: plan::plan_summary_json (format, model, layers, mesh,
+// Human output fits a screen (plan_summary_text.h): the headline (model, mesh, hardware, the
+// simulated step with tokens/s per GPU and MFU, peak memory against the limit, the solver's
+// proof or gap), the parameters' placements by family with torchtitan's names, the ten
+// costliest redistributions per step, the cost breakdown, collectives, memory and the warnings
+// counted once. --ops adds the op table (alike layers once; --all-layers: every layer).
+// JSON: plan::plan_summary_json (format, model, layers, mesh,
 // nodes, strategies, solver, cost, memory, collectives, warnings) plus timing, problem and the
 // redistribution count; --out writes the whole plan (plan_io.h).
 
@@ -58,10 +61,13 @@
 #include "mesh_arg.h"
 #include "number_arg.h"
 #include "output.h"
+#include "plan_ops_text.h"
+#include "plan_summary_text.h"
 #include "plan/async_tp.h"
 #include "plan/plan.h"
 #include "plan/plan_io.h"
 #include "progress_bar.h"
+#include "simulated_step.h"
 #include "solve/solver.h"
 #include "strategy/pin_rules_io.h"
 #include "strategy/plan_model.h"
@@ -71,6 +77,9 @@
 namespace dtplan::cli {
 
 namespace {
+
+// How many of the costliest redistributions the text lists.
+constexpr std::size_t kCostliest = 10;
 
 struct Options {
   std::string model;
@@ -90,6 +99,8 @@ struct Options {
   std::string parallelize;
   bool compare_optimal = false;
   bool async_tp = false;
+  bool ops = false;         // --ops: the op table too
+  bool all_layers = false;  // --all-layers: with --ops, every layer's table
   bool json = false;
   bool quiet = false;
 };
@@ -99,6 +110,7 @@ struct PlanRun {
   strategy::ModelPlan plan;
   strategy::PinSet pins;
   std::optional<strategy::ModelPlan> optimal;
+  cost::HardwareProfile profile;  // the one the plan was priced on
 };
 
 // The pin rules of --parallelize for a mesh with dims `names` (empty when not given).
@@ -203,6 +215,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   options.training = model.training;
   DTPLAN_CHECK(check_async_tp_args(o, model, loaded.root));
   PlanRun run;
+  run.profile = profile;
   DTPLAN_TRY(run.pins, load_pins(o, mesh_dim_names(loaded.root), loaded.root.shape(), model));
   // The free optimum of --compare-optimal sees the same options as the pinned plan.
   options.enumerate.strided_params = strategy::uses_strided_shard(run.pins);
@@ -221,167 +234,10 @@ core::Result<PlanRun> run_plan(const Options& o) {
   return run;
 }
 
-std::string dim_names(const plan::Plan& plan, std::span<const std::int32_t> dims) {
-  std::vector<std::string> out;
-  for (std::int32_t d : dims) {
-    out.push_back(plan.mesh.names.empty() ? std::to_string(d)
-                                          : plan.mesh.names[static_cast<std::size_t>(d)]);
-  }
-  return core::join(out, ",");
-}
-
-std::string mesh_text(const plan::Plan& plan) {
-  std::string text = core::format_int_list(plan.mesh.shape);
-  if (!plan.mesh.names.empty()) text = core::join(plan.mesh.names, ",") + " " + text;
-  std::vector<std::string> flats;
-  for (const redist::FlattenedMeshInfo& f : plan.mesh.flattened) flats.push_back(f.name);
-  if (!flats.empty()) text += ", flattened " + core::join(flats, ",");
-  return text;
-}
-
-// An op's name without its "layers.N." prefix (so repeated layers compare equal).
-std::string local_name(const plan::PlanOp& op) {
-  const std::string prefix = "layers." + std::to_string(op.layer) + ".";
-  if (op.layer >= 0 && op.name.starts_with(prefix)) return op.name.substr(prefix.size());
-  return op.name;
-}
-
 std::string fixed(double v, int digits = 2) { return core::format_fixed(v, digits); }
 
 std::string gib(std::int64_t bytes) {
   return fixed(static_cast<double>(bytes) / static_cast<double>(1LL << 30), 3);
-}
-
-// The ops table: non-layer ops first, then each run of layers with identical strategies once.
-std::string ops_text(const plan::Plan& plan) {
-  std::vector<std::size_t> outside;
-  std::vector<std::vector<std::size_t>> by_layer;
-  for (std::size_t i = 0; i < plan.ops.size(); ++i) {
-    const std::int32_t layer = plan.ops[i].layer;
-    if (layer < 0) {
-      outside.push_back(i);
-      continue;
-    }
-    if (static_cast<std::size_t>(layer) >= by_layer.size()) by_layer.resize(layer + 1);
-    by_layer[static_cast<std::size_t>(layer)].push_back(i);
-  }
-  auto same = [&](const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      const plan::PlanOp& x = plan.ops[a[k]];
-      const plan::PlanOp& y = plan.ops[b[k]];
-      if (local_name(x) != local_name(y) || x.strategy != y.strategy) return false;
-    }
-    return true;
-  };
-  std::string text;
-  auto table = [&](const std::string& title, const std::vector<std::size_t>& ops) {
-    core::TextTable t({{"op", "", core::Align::kLeft},
-                       {"kind", "", core::Align::kLeft},
-                       {"phase", "", core::Align::kLeft},
-                       {"options", ""},
-                       {"strategy", "", core::Align::kLeft},
-                       {"compute", "us"}},
-                      title);
-    for (std::size_t i : ops) {
-      const plan::PlanOp& op = plan.ops[i];
-      t.add_row({local_name(op), op.op, std::string(plan::phase_name(op.phase)),
-                 std::to_string(op.options), op.strategy, fixed(op.compute_us)});
-    }
-    text += t.render();
-  };
-  table("strategies outside the layers", outside);
-  for (std::size_t l = 0; l < by_layer.size();) {
-    std::size_t end = l + 1;
-    while (end < by_layer.size() && same(by_layer[l], by_layer[end])) ++end;
-    const std::string title = end - l == 1 ? "strategies of layer " + std::to_string(l)
-                                           : "strategies of layers " + std::to_string(l) + "-" +
-                                                 std::to_string(end - 1) + " (x" +
-                                                 std::to_string(end - l) + ")";
-    table(title, by_layer[l]);
-    l = end;
-  }
-  return text;
-}
-
-std::string summary_text(const strategy::ModelPlan& mp) {
-  const plan::Plan& plan = mp.plan;
-  std::string text;
-  const plan::CostSummary& c = plan.cost;
-  core::TextTable cost({{"cost", "", core::Align::kLeft}, {"time", "us"}, {"share", "%"}},
-                       "cost breakdown (per step, nothing overlapped)");
-  auto share = [&](double v) { return fixed(c.total_us > 0 ? 100.0 * v / c.total_us : 0.0, 1); };
-  cost.add_row({"compute", fixed(c.compute_us), share(c.compute_us)});
-  cost.add_row({"communication", fixed(c.communication_us), share(c.communication_us)});
-  cost.add_row({"redistribution", fixed(c.redistribution_us), share(c.redistribution_us)});
-  cost.add_row({"total", fixed(c.total_us), share(c.total_us)});
-  text += cost.render();
-
-  core::TextTable coll({{"collective", "", core::Align::kLeft},
-                        {"mesh_dims", "", core::Align::kLeft},
-                        {"flattened", "", core::Align::kLeft},
-                        {"group", "ranks"},
-                        {"count", ""},
-                        {"bytes", "B"},
-                        {"time", "us"}},
-                       "collectives");
-  for (const plan::CollectiveSummary& s : plan.collectives) {
-    coll.add_row({std::string(collective::name(s.kind)), dim_names(plan, s.mesh_dims),
-                  s.flattened.empty() ? "-" : s.flattened, std::to_string(s.group_size),
-                  std::to_string(s.count), std::to_string(s.bytes), fixed(s.time_us)});
-  }
-  text += coll.render();
-  if (plan.collectives.empty()) text += "# (no collectives)\n";
-
-  const plan::MemorySummary& m = plan.memory;
-  core::TextTable mem({{"memory", "", core::Align::kLeft}, {"bytes", "B"}, {"size", "GiB"}},
-                      "memory per rank (Adam: 2 fp32 states per parameter element)");
-  mem.add_row({"parameters", std::to_string(m.parameter_bytes), gib(m.parameter_bytes)});
-  mem.add_row({"gradients", std::to_string(m.gradient_bytes), gib(m.gradient_bytes)});
-  mem.add_row({"optimizer", std::to_string(m.optimizer_bytes), gib(m.optimizer_bytes)});
-  mem.add_row({"activations", std::to_string(m.activation_bytes), gib(m.activation_bytes)});
-  mem.add_row({"peak", std::to_string(m.peak_bytes_per_rank), gib(m.peak_bytes_per_rank)});
-  if (m.limit_bytes > 0) {
-    mem.add_row({"limit", std::to_string(m.limit_bytes), gib(m.limit_bytes)});
-  }
-  text += mem.render();
-  for (const redist::Warning& w : plan.warnings) {
-    text += "# warning " + std::string(redist::warning_reason_name(w.reason)) + " (mesh dims " +
-            dim_names(plan, w.mesh_dims) + "): " + w.message + "\n";
-  }
-  return text;
-}
-
-// "compiled with async TP, checkpoint full, float8 tensorwise, 4 microbatches, gradients reduced
-// every microbatch" (the async TP and float8 parts only when on).
-std::string training_text(const core::TrainingOptions& t) {
-  const std::string float8 = t.float8 == core::Float8Recipe::kNone
-                                 ? ""
-                                 : ", float8 " + std::string(core::float8_recipe_name(t.float8));
-  const std::string async = t.async_tp == core::AsyncTp::kOn ? " with async TP" : "";
-  return std::string(core::execution_name(t.execution)) + async + ", checkpoint " +
-         std::string(core::checkpoint_policy_name(t.checkpoint)) + float8 + ", " +
-         std::to_string(t.grad_accum) + (t.grad_accum == 1 ? " microbatch" : " microbatches") +
-         ", gradients reduced " +
-         (t.grad_sync == core::GradSync::kEveryMicrobatch ? "every microbatch"
-                                                          : "on the last microbatch");
-}
-
-std::string header_text(const strategy::ModelPlan& mp) {
-  const plan::Plan& plan = mp.plan;
-  const plan::SolverSummary& s = plan.solver;
-  return "# dtplan plan: " + plan.model + " (" + std::to_string(plan.layers) +
-         (plan.layers == 1 ? " layer) on " : " layers) on ") + mesh_text(plan) + "; " +
-         plan.mesh.hardware + " (" + std::to_string(plan.mesh.gpus_per_node) +
-         " GPUs per node)\n# step: " + training_text(plan.training) + "\n# nodes " +
-         std::to_string(plan.ops.size()) + ", strategies " + std::to_string(plan.strategies) +
-         ", redistributions " + std::to_string(plan.redistributions.size()) + "\n# solver " +
-         s.name +
-         (s.optimal               ? " (optimal)"
-          : s.stop_reason.empty() ? ""
-                                  : " (stopped: " + s.stop_reason + ")") +
-         ": objective " + fixed(s.objective_us) + " us, lower bound " + fixed(s.lower_bound_us) +
-         " us, solve " + fixed(s.time_s, 3) + " s, total " + fixed(mp.stats.total_s, 3) + " s\n";
 }
 
 // plan_io's summary (every plan field but ops and redistributions), plus where the time went
@@ -457,6 +313,26 @@ std::string compare_text(const plan::Plan& pinned, const plan::Plan& optimal) {
   return t.render();
 }
 
+// The one-screen answer (plan_summary_text.h), the op table with --ops, then the pins and the
+// comparison with the optimum where asked.
+std::string plan_text(const Options& o, const PlanRun& run) {
+  const strategy::ModelPlan& mp = run.plan;
+  HeadlineStep step;
+  if (auto figures = simulated_step(mp.plan, run.profile); figures.ok()) {
+    step.step = *figures;
+  } else {
+    step.unavailable = figures.error().message;
+  }
+  std::string text = headline_text(mp, step);
+  if (!run.pins.empty()) text += pins_text(run);
+  text += parameters_text(mp.plan) + costliest_text(mp.plan, kCostliest) + totals_text(mp.plan);
+  if (run.optimal) text += compare_text(mp.plan, run.optimal->plan);
+  if (o.ops) {
+    text += ops_text(mp.plan, o.all_layers ? LayerTables::kEach : LayerTables::kCollapseAlike);
+  }
+  return text;
+}
+
 int run(const Options& o) {
   ElapsedLine progress(ProgressBar::wanted(o.json, o.quiet), "dtplan plan");
   auto planned = run_plan(o);
@@ -473,11 +349,7 @@ int run(const Options& o) {
     print_json(j);
     return 0;
   }
-  std::string text = header_text(mp);
-  if (!planned->pins.empty()) text += pins_text(*planned);
-  text += ops_text(mp.plan) + summary_text(mp);
-  if (planned->optimal) text += compare_text(mp.plan, planned->optimal->plan);
-  print_text(text);
+  print_text(plan_text(o, *planned));
   return 0;
 }
 
@@ -524,6 +396,9 @@ Action setup_plan(CLI::App& app) {
   app.add_flag("--async-tp", o->async_tp,
                "With --parallelize torchtitan and --compile: price async TP (the blocks' TP "
                "all-gathers and reduce-scatters fused with their matmuls over NVLink copies)");
+  app.add_flag("--ops", o->ops,
+               "Also print every op's strategy (the layers whose tables are alike once)");
+  app.add_flag("--all-layers", o->all_layers, "With --ops: print every layer's table");
   add_json_flag(app, o->json);
   add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };

@@ -299,7 +299,11 @@ int run_model_plan(const Options& o, const std::string& text) {
                s.verify ? (s.verify->replicas_bitwise_equal ? "equal" : "differ")
                         : (s.skipped.empty() ? "-" : "skipped")});
   }
-  std::string out = t.render();
+  // The headline first: the simulated step, its throughput and the memory per rank.
+  std::string out = "# dtplan simulate: " + plan->model + ": simulated step " +
+                    core::format_fixed(timeline->step_time_us, 2) + " us\n";
+  if (rate) out += throughput_text(*rate);
+  out += memory_text(plan->memory) + t.render();
   out += "# totals: " + std::to_string(plan->redistributions.size()) + " redistributions, " +
          std::to_string(sim->calls) + " collective calls, " + std::to_string(sim->collectives) +
          " group collectives, " + core::format_fixed(cost_us, 3) + " us\n";
@@ -312,8 +316,6 @@ int run_model_plan(const Options& o, const std::string& text) {
         "\n";
   }
   out += timeline_text(*timeline);
-  if (rate) out += throughput_text(*rate);
-  out += memory_text(plan->memory);
   if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
   if (!o.timeline.html.empty()) out += "# html written to " + o.timeline.html + "\n";
   out += warning_lines(plan->mesh, plan->warnings);

@@ -10,6 +10,7 @@ Action setup_redistribute(CLI::App& app);
 Action setup_plan(CLI::App& app);
 Action setup_simulate(CLI::App& app);
 Action setup_compare(CLI::App& app);
+Action setup_explain(CLI::App& app);
 Action setup_sweep(CLI::App& app);
 Action setup_replay(CLI::App& app);
 Action setup_cost(CLI::App& app);
@@ -28,6 +29,8 @@ const Command kCommands[] = {
      setup_simulate},
     {"compare", "Plans side by side: step time, memory, collectives and differing placements",
      setup_compare},
+    {"explain", "One op of a plan: its strategy, and what each alternative would cost the plan",
+     setup_explain},
     {"sweep", "Plan every mesh shape of a world size and rank them by simulated step time",
      setup_sweep},
     {"replay", "Run a plan's collectives on MPI, NCCL or the fake group; time and verify them",

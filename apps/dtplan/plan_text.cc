@@ -1,6 +1,7 @@
 #include "plan_text.h"
 
 #include "core/strings.h"
+#include "core/units.h"
 
 namespace dtplan::cli {
 
@@ -11,6 +12,23 @@ std::string mesh_dims_text(const redist::MeshDescription& mesh,
     out.push_back(mesh.names.empty() ? std::to_string(d) : mesh.names[static_cast<std::size_t>(d)]);
   }
   return core::join(out, ",");
+}
+
+std::string bytes_text(std::int64_t bytes) {
+  static const char* const kUnits[] = {"GiB", "MiB", "KiB"};
+  for (int i = 0; i < 3; ++i) {
+    const double unit = static_cast<double>(std::int64_t{1} << (10 * (3 - i)));
+    if (static_cast<double>(bytes) >= unit) {
+      return core::format_fixed(static_cast<double>(bytes) / unit, 2) + " " + kUnits[i];
+    }
+  }
+  return std::to_string(bytes) + " B";
+}
+
+std::string placements_text(std::span<const placement::Placement> placements) {
+  std::vector<std::string> parts;
+  for (const placement::Placement& p : placements) parts.push_back(placement::to_string(p));
+  return core::join(parts, ",");
 }
 
 std::string warning_lines(const redist::MeshDescription& mesh,

@@ -1,6 +1,7 @@
 #pragma once
-// Text shared by the subcommands that print redistribution plans (`redistribute`, `simulate`):
-// mesh dims by name and the plan's warnings as "# warning" lines.
+// Text shared by the subcommands that print plans (`redistribute`, `simulate`, `plan`, `compare`,
+// `explain`): mesh dims by name, byte sizes, placement lists and the plan's warnings as
+// "# warning" lines.
 
 #include <cstdint>
 #include <span>
@@ -13,6 +14,12 @@ namespace dtplan::cli {
 
 // "dp,tp" (dim names) or "0,1" (a mesh without names).
 std::string mesh_dims_text(const redist::MeshDescription& mesh, std::span<const std::int32_t> dims);
+
+// Bytes in the largest binary unit they reach, two decimals: "1.50 GiB", "312.00 KiB", "96 B".
+std::string bytes_text(std::int64_t bytes);
+
+// "S(0),R": one placement per mesh dim, short forms, no shard order.
+std::string placements_text(std::span<const placement::Placement> placements);
 
 // One "# warning <reason> (mesh dims <dims>): <message>" line per warning.
 std::string warning_lines(const redist::MeshDescription& mesh,

@@ -2,13 +2,10 @@
 
 #include <chrono>
 
-#include "redist/mesh_context.h"
-#include "redist/planner.h"
 #include "strategy/constraints.h"
-#include "strategy/edge_cost.h"
 #include "strategy/fuse_allgathers.h"
-#include "strategy/graph_strategies.h"
 #include "strategy/lower_plan.h"
+#include "strategy/plan_problem.h"
 
 namespace dtplan::strategy {
 
@@ -33,38 +30,11 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
                                    const ModelPlanOptions& options) {
   const auto t0 = Clock::now();
   DTPLAN_TRY(auto solver, solve::make_solver(options.solver));
-  const std::int64_t gpus = options.gpus_per_node.value_or(profile.node.gpus_per_node);
-  auto make_planner = [&]() -> core::Result<std::unique_ptr<redist::Planner>> {
-    DTPLAN_TRY(redist::MeshContext ctx, redist::MeshContext::make(mesh, gpus, profile.name));
-    return std::make_unique<redist::Planner>(std::move(ctx),
-                                             redist::make_cost_model(options.cost_model, profile));
-  };
-  DTPLAN_TRY(std::unique_ptr<redist::Planner> planner, make_planner());
-  const std::vector<std::int64_t> sizes = mesh.shape();
-  EnumerateOptions enumerate = options.enumerate;
-  enumerate.execution = options.training.execution;  // compiled blocks price fused regions
-  DTPLAN_TRY(GraphStrategies strategies, enumerate_graph(graph, sizes, profile, enumerate));
-  const auto t1 = Clock::now();
-
-  // Edge pricing uses the solver's threads too: one more planner per thread.
-  std::vector<std::unique_ptr<redist::Planner>> helpers;
-  for (int t = 1; t < options.solve.threads; ++t) {
-    DTPLAN_TRY(std::unique_ptr<redist::Planner> helper, make_planner());
-    helpers.push_back(std::move(helper));
-  }
-  EdgeCoster coster(std::move(planner), std::move(helpers));
-  Constraints constraints = default_constraints(graph, strategies, sizes.size());
-  constraints.memory_limit_bytes = options.memory_limit_bytes;
-  PinMatch pinned;
-  if (!options.pins.empty()) {
-    DTPLAN_TRY(pinned, apply_pin_rules(graph, strategies, options.pins, constraints));
-  }
-  DTPLAN_TRY(SelectionProblem sp, export_problem(graph, strategies, constraints, coster,
-                                                 ExportOptions{options.followers,
-                                                               options.training}));
-  if (!options.pins.empty()) {
-    DTPLAN_CHECK(check_pin_conflicts(sp.problem, sp.graph_node, pinned, options.pins));
-  }
+  DTPLAN_TRY(PlanProblem pp, export_plan_problem(graph, mesh, profile, options));
+  const GraphStrategies& strategies = pp.strategies;
+  const SelectionProblem& sp = pp.selection;
+  const PinMatch& pinned = pp.pinned;
+  EdgeCoster& coster = *pp.coster;
   const auto t2 = Clock::now();
 
   auto solved = solver->solve(sp.problem, options.solve);
@@ -95,8 +65,8 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
                      solution.lower_bound_us,
                      solution.optimal,
                      solution.optimal ? "" : solution.stats.stop_reason};
-  out.stats.enumerate_s = seconds(t0, t1);
-  out.stats.export_s = seconds(t1, t2);
+  out.stats.enumerate_s = pp.enumerate_s;
+  out.stats.export_s = seconds(t0, t2) - pp.enumerate_s;
   out.stats.solve_s = seconds(t2, t3);
   out.stats.lower_s = seconds(t3, t4);
   out.stats.total_s = seconds(t0, t4);

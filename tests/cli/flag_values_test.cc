@@ -52,6 +52,7 @@ const std::map<std::string, std::string> kCommandBase = {
     {"plan", "--model configs/models/llama3-tiny.json --mesh configs/meshes/2x2.json"},
     {"simulate", "--plan tests/data/replay/small_model_plan.json"},
     {"compare", "tests/data/replay/small_model_plan.json tests/data/replay/small_model_plan.json"},
+    {"explain", "--plan tests/data/replay/small_model_plan.json --op x"},
     {"sweep", "--model configs/models/llama3-tiny.json --world 8"},
     {"replay", "--plan tests/data/replay/small_model_plan.json --backend fake"},
     {"cost", "--collective all_reduce --ranks 8"},
@@ -110,6 +111,8 @@ const std::vector<Row> kFlags = {
     {"plan", "--parallelize", Kind::kText},
     {"plan", "--compare-optimal", Kind::kSwitch},
     {"plan", "--async-tp", Kind::kSwitch},
+    {"plan", "--ops", Kind::kSwitch},
+    {"plan", "--all-layers", Kind::kSwitch},
     {"plan", "--json", Kind::kSwitch},
     {"plan", "--quiet", Kind::kSwitch},
 
@@ -128,6 +131,11 @@ const std::vector<Row> kFlags = {
     {"simulate", "--quiet", Kind::kSwitch},
 
     {"compare", "--json", Kind::kSwitch},
+
+    {"explain", "--plan", Kind::kText},
+    {"explain", "--op", Kind::kText},
+    {"explain", "--model", Kind::kText},
+    {"explain", "--json", Kind::kSwitch},
 
     {"sweep", "--model", Kind::kText},
     {"sweep", "--world", Kind::kInteger},

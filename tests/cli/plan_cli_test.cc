@@ -5,7 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "plan/plan_io.h"
@@ -90,18 +92,66 @@ TEST_CASE("dtplan plan --out: writes the whole plan, which reads back") {
           "--out"));
 }
 
-TEST_CASE("dtplan plan: human output has the header, strategies, cost, collectives, memory") {
-  const std::string out = cli_output(kTiny + "--mesh " + mesh4() + " --layers 1");
-  CHECK(has(out, "# dtplan plan: llama3-tiny (1 layer) on dp [4]; h100-dgx"));
-  CHECK(has(out, "# solver exact (optimal): objective "));
-  CHECK(has(out, "# strategies outside the layers"));
-  CHECK(has(out, "# strategies of layer 0"));
-  CHECK(has(out, "layers.0.attention.wq.einsum") == false);  // layer ops print without prefix
-  CHECK(has(out, "attention.wq.einsum"));
-  CHECK(has(out, "# cost breakdown"));
-  CHECK(has(out, "# collectives"));
-  CHECK(has(out, "# memory per rank"));
-  CHECK(has(out, "  peak"));
+// The lines of `text`.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST_CASE("dtplan plan: human output fits a screen, the headline first") {
+  const std::string out = cli_output(kTiny + "--mesh " + mesh4() + " --layers 2");
+  const std::vector<std::string> lines = lines_of(out);
+  INFO(out);
+  CHECK(lines.size() <= 80);
+  REQUIRE(lines.size() >= 6);
+  CHECK(lines[0].starts_with("# dtplan plan: llama3-tiny (2 layers) on dp 4 (4 GPUs); h100-dgx ("));
+  CHECK(lines[1].starts_with("# simulated step "));
+  CHECK(has(lines[1], " tokens/s per GPU, MFU "));
+  CHECK(lines[2].starts_with("# peak memory per rank "));
+  CHECK(lines[3].starts_with("# solver exact (optimal): objective "));
+  // Parameters by family: one line for a family alike in both layers, with torchtitan's name.
+  CHECK(has(out, "# parameters by family"));
+  CHECK(has(out, "layers.*.attention.wq.weight"));
+  CHECK_FALSE(has(out, "layers.1.attention.wq.weight"));
+  CHECK(has(out, "FSDP(dp)"));
+  CHECK(has(out, "costliest redistributions per step"));
+  CHECK(has(out, "# cost per step, nothing overlapped: compute "));
+  CHECK(has(out, "# collectives per step"));
+  CHECK(has(out, "# memory per rank (the plan's): peak "));
+  // The op table only with --ops.
+  CHECK_FALSE(has(out, "# strategies of layer"));
+  const std::string ops = cli_output(kTiny + "--mesh " + mesh4() + " --layers 2 --ops");
+  // The same view first (all but the solver's times), then the op table.
+  const std::string view = out.substr(out.find("# step: "));
+  CHECK(ops.find(view) != std::string::npos);
+  CHECK(ops.find("# strategies outside the layers") > ops.find(view));
+  CHECK(has(ops, "# strategies outside the layers"));
+  CHECK(has(ops, "attention.wq.einsum"));
+  CHECK_FALSE(has(ops, "layers.0.attention.wq.einsum"));  // layer ops print without prefix
+  const std::string each =
+      cli_output(kTiny + "--mesh " + mesh4() + " --layers 2 --ops --all-layers");
+  CHECK(has(each, "# strategies of layer 0\n"));
+  CHECK(has(each, "# strategies of layer 1\n"));
+}
+
+TEST_CASE("dtplan plan: the costliest redistributions are ranked by their cost per step") {
+  const std::string out = cli_output(kTiny + "--mesh " + mesh4() + " --layers 2");
+  const std::vector<std::string> lines = lines_of(out);
+  auto first = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("costliest redistributions per step") != std::string::npos;
+  });
+  REQUIRE(first != lines.end());
+  std::vector<double> per_step;
+  for (auto it = first + 3; it != lines.end() && !it->starts_with("#"); ++it) {
+    per_step.push_back(std::stod(it->substr(it->find_last_of(' ') + 1)));
+  }
+  INFO(out);
+  CHECK(per_step.size() >= 1);
+  CHECK(per_step.size() <= 10);
+  CHECK(std::is_sorted(per_step.rbegin(), per_step.rend()));
+  CHECK(per_step.back() > 0);
 }
 
 TEST_CASE("dtplan plan: a memory limit below the minimum exits 3 with the minimum") {
