@@ -15,7 +15,7 @@ namespace {
 
 ModelPlanOptions with_solver(const std::string& name) {
   ModelPlanOptions o;
-  o.solver = name;
+  o.solver = solve::parse_solver_kind(name).value();
   return o;
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("plan_model: a per-rank memory limit is honoured, and one below the mi
   for (const std::string& name : {std::string("exact"), std::string("greedy")}) {
     INFO(name);
     ModelPlanOptions o = tight;
-    o.solver = name;
+    o.solver = solve::parse_solver_kind(name).value();
     const plan::Plan p = plan_or_fail(g, ctx, o).plan;
     CHECK(p.memory.peak_bytes_per_rank <= *tight.memory_limit_bytes);
     CHECK(p.memory.limit_bytes == *tight.memory_limit_bytes);

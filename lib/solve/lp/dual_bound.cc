@@ -326,15 +326,17 @@ bool meets_bound(double cost, double bound) {
   return std::isfinite(bound) && cost - bound <= 1e-9 * (std::fabs(bound) + 1);
 }
 
-DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
-                     bool tight_only, const EdgeMessages* warm, double enough_us,
-                     double relative_gap, bool until_stalled) {
+DualBound dual_bound(const Problem& problem, const DualBoundOptions& options) {
+  const std::int32_t max_passes = options.max_passes;
+  const double relative_gap = options.relative_gap;
+  const EdgeMessages* warm = options.warm;
+  double enough_us = options.enough_us;  // lowered where a decoded labelling is within the gap
   Messages m(problem);
   if (warm != nullptr && warm->size() == problem.edges.size()) m.load(*warm);
   const double settled_us = enough_us;  // the caller's, before a decoded labelling lowers it
   const auto n = static_cast<NodeIndex>(problem.nodes.size());
   DualBound out;
-  DeadlineCheck clock(deadline);
+  DeadlineCheck clock(options.deadline);
   std::int32_t decoded_at = 0;  // the pass that decoded the labelling kept
   for (std::int32_t pass = 0; pass < max_passes; ++pass) {
     for (NodeIndex v = 0; v < n && !clock.passed(); ++v) m.update(v, true);
@@ -364,8 +366,8 @@ DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::tim
     const double gap = out.upper_us - out.lower_bound_us;
     if (gap <= scale || gained <= scale) break;
     const double projected = gained * (max_passes - out.passes);
-    if (tight_only && projected < gap) break;
-    if (until_stalled && std::isfinite(gap) && out.passes - decoded_at >= kStallPasses &&
+    if (options.tight_only && projected < gap) break;
+    if (options.until_stalled && std::isfinite(gap) && out.passes - decoded_at >= kStallPasses &&
         projected < kStallShare * gap) {
       break;
     }

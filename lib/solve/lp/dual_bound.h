@@ -52,25 +52,33 @@ struct DualBound {
   EdgeMessages messages;  // the final λ (a reparametrization as good as the bound's)
 };
 
+// What dual_bound runs for and when it stops: after `max_passes`, when a pass raises LB by less
+// than 1e-9 of its magnitude, when LB meets the upper bound, or at `deadline` (only then can the
+// result depend on the clock).
+struct DualBoundOptions {
+  std::int32_t max_passes = 0;
+  Clock::time_point deadline = Clock::time_point::max();
+  // Only a labelling proven optimal is of use: also stop once the last pass's gain, repeated in
+  // every pass left, would not close the gap to the labelling.
+  bool tight_only = false;
+  // When given (one entry per edge, each end sized like its node; non-finite values read as 0),
+  // the λ the passes start from instead of 0: the messages of a similar problem converge in fewer
+  // passes.
+  const EdgeMessages* warm = nullptr;
+  // Also stop once LB reaches this (the caller's labelling is then close enough).
+  double enough_us = std::numeric_limits<double>::infinity();
+  // > 0: also stop once LB is within this fraction of the cost of a decoded labelling that meets
+  // the memory rows (the returned labels, unless a cheaper one that breaks a row was decoded after
+  // it; the caller checks the gap on what it gets).
+  double relative_gap = 0;
+  // Also stop once the bound stalls: a labelling decoded, none cheaper in the last kStallPasses
+  // passes, and the last pass's gain, repeated in every pass left, under kStallShare of the gap to
+  // the labelling (the caller's windows make better use of the time than such passes).
+  bool until_stalled = false;
+};
+
 // @pre validate(problem); followers and pins are ignored (simplify() has none left).
-// Stops after `max_passes`, when a pass raises LB by less than 1e-9 of its magnitude, when LB
-// meets the upper bound, or at `deadline` (only then can the result depend on the clock); with
-// `tight_only` (only a labelling proven optimal is of use), also once the last pass's gain,
-// repeated in every pass left, would not close the gap to the labelling. `warm`, when given (one
-// entry per edge, each end sized like its node; non-finite values read as 0), is the λ the passes
-// start from instead of 0: the messages of a similar problem converge in fewer passes. The
-// passes also stop once LB reaches `enough_us` (the caller's labelling is then close enough), or,
-// with `relative_gap` > 0, once LB is within that fraction of the cost of a decoded labelling
-// that meets the memory rows (the returned labels, unless a cheaper one that breaks a row was
-// decoded after it; the caller checks the gap on what it gets). With `until_stalled`, also once
-// the bound stalls: a labelling decoded, none cheaper in the last kStallPasses passes, and the last
-// pass's gain, repeated in every pass left, under kStallShare of the gap to the labelling (the
-// caller's windows make better use of the time: LLaMA3-70B, 80 layers, on 8x16x8, passes 15 to
-// 60 of the long chain's LP raised the bound by 30 us of a 1,300 us gap, in 7 s).
-DualBound dual_bound(const Problem& problem, std::int32_t max_passes, Clock::time_point deadline,
-                     bool tight_only = false, const EdgeMessages* warm = nullptr,
-                     double enough_us = std::numeric_limits<double>::infinity(),
-                     double relative_gap = 0, bool until_stalled = false);
+DualBound dual_bound(const Problem& problem, const DualBoundOptions& options);
 
 // The least bound that shows a labelling costing `upper` within `relative_gap` of the optimum by
 // the test cost - bound <= relative_gap · |cost|, rounding included: upper - relative_gap ·

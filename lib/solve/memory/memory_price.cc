@@ -14,9 +14,8 @@ namespace {
 constexpr std::int32_t kPassesPerRate = 20;
 // Rates tried at most.
 constexpr int kMaxRates = 20;
-// The bisection stops once the rates that break and meet the rows are this close (relative).
-// LLaMA3-70B, 80 layers, on 2x4x128 under 80 GiB: the long LP priced at the rate found to 1/64
-// ends the 8 s limit 0.013% above its bound; to 1/1024, within 0.01% after 2 s.
+// The bisection stops once the rates that break and meet the rows are this close (relative): a
+// coarser rate leaves the long LP priced at it short of a 1e-4 gap.
 constexpr double kRateTolerance = 1.0 / 1024;
 
 }  // namespace
@@ -79,12 +78,13 @@ std::vector<double> copies_of(const std::vector<NodeIndex>& source, std::size_t 
 }
 
 DualBound priced_dual_bound(Problem& problem, const std::vector<double>& rate,
-                            std::int32_t max_passes, Clock::time_point deadline, bool tight_only,
-                            const EdgeMessages* warm, double enough_us, bool until_stalled) {
+                            const DualBoundOptions& options) {
   const double shift = price_shift(problem.memory, rate);
   auto unaries = price_memory(problem, rate);
-  DualBound d = dual_bound(problem, max_passes, deadline, tight_only, warm, enough_us + shift, 0,
-                           until_stalled);
+  DualBoundOptions priced = options;
+  priced.enough_us += shift;
+  priced.relative_gap = 0;
+  DualBound d = dual_bound(problem, priced);
   restore_unaries(problem, std::move(unaries));
   d.lower_bound_us -= shift;
   d.upper_us -= shift;
@@ -108,7 +108,8 @@ std::optional<DualBound> memory_priced_bound(Problem& problem, const DualBound& 
     any = true;
   }
   if (!any) return std::nullopt;
-  return priced_dual_bound(problem, rate, kPasses, deadline, false, &d.messages);
+  return priced_dual_bound(problem, rate,
+                           {.max_passes = kPasses, .deadline = deadline, .warm = &d.messages});
 }
 
 RateSearch search_rate(Problem problem, const std::vector<double>& copies,
@@ -132,7 +133,8 @@ RateSearch search_rate(Problem problem, const std::vector<double>& copies,
   double t = start_rate;
   for (int step = 0; step < kMaxRates && Clock::now() < deadline; ++step) {
     auto unaries = price_memory(problem, at(t), copies);
-    DualBound d = dual_bound(problem, kPassesPerRate, deadline, false, &out.messages);
+    DualBound d = dual_bound(
+        problem, {.max_passes = kPassesPerRate, .deadline = deadline, .warm = &out.messages});
     const bool lean = !d.labels.empty() && meets_memory(problem.memory, d.labels);
     // While the rate still grows x4, a lean decoding counts only where the last plan over the
     // budget is no longer nearly optimal (lean_decoding_counts); once bracketed, the steps are

@@ -13,14 +13,12 @@
 // the LP's decoded labelling meets every row (20 passes per rate, each from the last rate's
 // messages), then bisects to within 1/1024: the last labellings on either side are a cheap plan
 // over the budget and a lean one within it, and the rate between them is near the best of the
-// Lagrangian dual. LLaMA3-70B, 80 layers, on 128x4x2 under 80 GiB (exact_solver.cc prices the
-// long LP at that rate and offers the two plans, mixed layer by layer): a plan of 4,547,524 us
-// within 0.01% of its bound after 5 s, instead of 4,883,798 us, 9.8% above the unpriced LP bound,
-// at the 8 s limit. While the rate grows, a lean decoding counts only as lean_decoding_counts
+// Lagrangian dual (the exact solver prices the long LP at that rate and offers the two plans,
+// mixed layer by layer: on memory-bound stacks, the unpriced LP bound is far below any plan that
+// meets the budget). While the rate grows, a lean decoding counts only as lean_decoding_counts
 // says: 20 passes after a x4 step can leave the LP far from converged and its decoding a poor
-// lean plan at a rate where the cheap plan is still nearly optimal (LLaMA3-70B, 80 layers, on
-// 2x2x256 under 80 GiB: the search then closed in on a third of the switch rate, and the long LP
-// priced there ended the 8 s limit 0.27% below its incumbent; now within 0.01% in 3.5 s).
+// lean plan at a rate where the cheap plan is still nearly optimal (the search then closes in on
+// a fraction of the switch rate, and the long LP priced there stays well below its incumbent).
 //
 // Example: one row, a node whose labels cost (0, 10) µs and take (8, 2) bytes, high 4: at rate 1
 // the priced unaries are (8, 12) (label 0 still, 8 bytes: over), at rate 4 (32, 18): label 1
@@ -57,13 +55,10 @@ std::vector<double> copies_of(const std::vector<NodeIndex>& source, std::size_t 
 // dual_bound (dual_bound.h) of `problem` with its rows priced at `rate`, shifted back by
 // price_shift: lower_bound_us and label_bound_us bound the labellings meeting the rows (label by
 // label); labels are the priced problem's decoding, upper_us its priced cost less the shift;
-// the passes stop once the bound reaches `enough_us` (unshifted), or stalls (`until_stalled`, as
-// dual_bound). The unaries are priced in place and restored.
+// `options` as dual_bound's, with enough_us unshifted and relative_gap unused (the rows' cost is
+// not the priced problem's). The unaries are priced in place and restored.
 DualBound priced_dual_bound(Problem& problem, const std::vector<double>& rate,
-                            std::int32_t max_passes, Clock::time_point deadline, bool tight_only,
-                            const EdgeMessages* warm,
-                            double enough_us = std::numeric_limits<double>::infinity(),
-                            bool until_stalled = false);
+                            const DualBoundOptions& options);
 
 // The LP bound of `problem` with its memory rows priced in (a Lagrangian relaxation): every
 // labelling that meets row r (bytes <= high_r) costs at least LP(U + Σ_r μ_r bytes_r) - Σ_r μ_r
@@ -71,10 +66,8 @@ DualBound priced_dual_bound(Problem& problem, const std::vector<double>& rate,
 // (the returned lower_bound_us and label_bound_us hold these; labels and upper_us are the priced
 // problem's). μ_r is the rate the incumbent paid for meeting the rows: (incumbent_us - d.upper_us)
 // / (the bytes of d's labelling over high_r), for each row d's labelling breaks. At most 3
-// passes, from d's messages (each pass over 80 layers of a 3-D mesh takes ~0.7 s; 10 passes
-// raised the 2x2x256 bound below by only 0.01% of the incumbent more). nullopt when d has no
-// labelling, or it breaks no row, or no rate is positive. LLaMA3-70B, 80 layers, on 2x2x256
-// under 80 GiB: the bound rises from 3.7% below the incumbent to 0.36%.
+// passes, from d's messages (passes over a long stack are slow, and more of them raise this bound
+// little). nullopt when d has no labelling, or it breaks no row, or no rate is positive.
 // The unaries are priced in place for the passes and restored.
 // @pre d = dual_bound(problem, ...).
 std::optional<DualBound> memory_priced_bound(Problem& problem, const DualBound& d,

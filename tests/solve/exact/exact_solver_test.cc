@@ -215,7 +215,7 @@ TEST_CASE("exact: a relative gap stops within it, never past the optimum") {
       CHECK(s.optimal == (s.objective_us == s.lower_bound_us));
       if (gap == 0) CHECK(s.optimal);
       if (!s.optimal) {
-        CHECK(s.stats.stop_reason == "gap");
+        CHECK(s.stats.stop_reason == StopReason::kGap);
         ++stopped_by_gap;
       }
     }
@@ -282,7 +282,7 @@ TEST_CASE("exact: a relative gap also stops the memory-bound solve (Lagrangian, 
         CHECK(s.objective_us - s.lower_bound_us <= gap * s.objective_us + 1e-9);
         if (gap == 0) CHECK(s.optimal);
         if (!s.optimal) {
-          CHECK(s.stats.stop_reason == "gap");
+          CHECK(s.stats.stop_reason == StopReason::kGap);
           if (fixing == BoundFixing::kOff) ++stopped_plain;
         }
       }
@@ -409,11 +409,11 @@ TEST_CASE("exact: near the gap, the window at its stopping point settles the sol
     o.relative_gap = 1e-3;
     o.time_limit_s = 5;
     const Solution s = solve_ok(p, o);
-    CHECK(s.stats.stop_reason != "time_limit");
+    CHECK(s.stats.stop_reason != StopReason::kTimeLimit);
     const Solution best = testing::plain_optimum(p);
     CHECK(s.objective_us <= best.objective_us / (1 - o.relative_gap));
     CHECK(s.lower_bound_us <= best.objective_us);
-    if (s.stats.stop_reason == "gap") ++windows_at_gap;
+    if (s.stats.stop_reason == StopReason::kGap) ++windows_at_gap;
     CHECK(s.stats.block_sweep_gain_us >= 0);
     if (s.stats.block_sweep_solves > 0) ++sweeps;
   }
@@ -477,7 +477,7 @@ TEST_CASE("exact: a time limit of zero still returns a feasible labelling with a
   CHECK(s->lower_bound_us <= best.objective_us);
   CHECK(s->lower_bound_us >= trivial_lower_bound_us(p));  // never -inf
   CHECK(s->objective_us >= best.objective_us);
-  if (!s->optimal) CHECK(s->stats.stop_reason == "time_limit");
+  if (!s->optimal) CHECK(s->stats.stop_reason == StopReason::kTimeLimit);
   // Too wide for elimination alone (messages of at most 3 entries): the branch-and-bound's cutset
   // is chosen round by round, and the clock stops it there too.
   for (BoundFixing fixing : {BoundFixing::kOff, BoundFixing::kAuto}) {

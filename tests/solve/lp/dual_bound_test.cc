@@ -27,7 +27,7 @@ TEST_CASE("dual bound: the header's chain") {
   Problem p;
   p.nodes = {{"a", {0, 5}}, {"b", {0, 0}}, {"c", {0, 0}}};
   p.edges = {{0, 1, 0, {0, 1, 1, 0}}, {1, 2, 0, {0, 1, 1, 0}}};
-  const DualBound d = dual_bound(p, 50, kNoDeadline);
+  const DualBound d = dual_bound(p, {.max_passes = 50, .deadline = kNoDeadline});
   CHECK(d.lower_bound_us == 0);
   CHECK(d.upper_us == 0);
   CHECK(d.labels == std::vector<LabelIndex>{0, 0, 0});
@@ -57,7 +57,7 @@ TEST_CASE("dual bound: never above the optimum, label by label, on random proble
         CAPTURE(forbidden);
         CAPTURE(seed);
         const testing::BruteForceResult best = testing::brute_force(p);
-        const DualBound d = dual_bound(p, 100, kNoDeadline);
+        const DualBound d = dual_bound(p, {.max_passes = 100, .deadline = kNoDeadline});
         if (!best.feasible) {
           CHECK(d.upper_us == std::numeric_limits<double>::infinity());
           continue;
@@ -97,7 +97,7 @@ TEST_CASE("dual bound: kept_labels counts what a window's pins keep") {
   // every label of the nodes it leaves alone.
   const Problem p = random_problem(
       {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 5, .seed = 11});
-  const DualBound d = dual_bound(p, 50, kNoDeadline);
+  const DualBound d = dual_bound(p, {.max_passes = 50, .deadline = kNoDeadline});
   for (const double above : {0.0, 0.5, 2.0, 10.0, 1e9}) {
     const double t = d.lower_bound_us + above;
     std::int64_t kept = 0;
@@ -118,7 +118,8 @@ TEST_CASE("dual bound: kept_labels counts what a window's pins keep") {
 TEST_CASE("dual bound: a passed deadline proves nothing and pins nothing") {
   const Problem p = random_problem(
       {.shape = Shape::kGrid, .nodes = 9, .min_labels = 3, .max_labels = 4, .seed = 5});
-  const DualBound d = dual_bound(p, 100, Clock::now() - std::chrono::seconds(1));
+  const DualBound d =
+      dual_bound(p, {.max_passes = 100, .deadline = Clock::now() - std::chrono::seconds(1)});
   CHECK(d.passes == 0);
   CHECK(d.lower_bound_us == -std::numeric_limits<double>::infinity());
   REQUIRE(d.label_bound_us.size() == p.nodes.size());
@@ -160,8 +161,9 @@ void for_each_frustrated_grid(F f) {
 TEST_CASE("dual bound: tight_only gives up on a gap it cannot close, never below the optimum") {
   int shorter = 0;
   for_each_frustrated_grid([&](const Problem& p, double best) {
-    const DualBound full = dual_bound(p, 60, kNoDeadline);
-    const DualBound quick = dual_bound(p, 60, kNoDeadline, true);
+    const DualBound full = dual_bound(p, {.max_passes = 60, .deadline = kNoDeadline});
+    const DualBound quick =
+        dual_bound(p, {.max_passes = 60, .deadline = kNoDeadline, .tight_only = true});
     CHECK(quick.passes <= full.passes);
     CHECK(quick.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
     CHECK(quick.lower_bound_us <= full.lower_bound_us);
@@ -177,9 +179,9 @@ TEST_CASE("dual bound: until_stalled stops where the bound stalls, a prefix of t
   // grids the bound creeps on long after the labelling settled.
   int shorter = 0;
   for_each_frustrated_grid([&](const Problem& p, double best) {
-    const DualBound full = dual_bound(p, 400, kNoDeadline);
-    const DualBound stalled = dual_bound(p, 400, kNoDeadline, false, nullptr,
-                                         std::numeric_limits<double>::infinity(), 0, true);
+    const DualBound full = dual_bound(p, {.max_passes = 400, .deadline = kNoDeadline});
+    const DualBound stalled =
+        dual_bound(p, {.max_passes = 400, .deadline = kNoDeadline, .until_stalled = true});
     CHECK(stalled.passes <= full.passes);
     CHECK(stalled.lower_bound_us <= full.lower_bound_us);
     CHECK(stalled.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
@@ -187,7 +189,7 @@ TEST_CASE("dual bound: until_stalled stops where the bound stalls, a prefix of t
     if (stalled.passes == full.passes) return;
     ++shorter;
     CHECK(stalled.passes >= 5);
-    const DualBound same = dual_bound(p, stalled.passes, kNoDeadline);
+    const DualBound same = dual_bound(p, {.max_passes = stalled.passes, .deadline = kNoDeadline});
     CHECK(same.lower_bound_us == stalled.lower_bound_us);
     CHECK(same.labels == stalled.labels);
   });
@@ -201,16 +203,18 @@ TEST_CASE("dual bound: the passes stop once the bound reaches enough_us") {
   // is still below the optimum.
   int stopped_sooner = 0;
   for_each_frustrated_grid([&](const Problem& p, double best) {
-    const DualBound full = dual_bound(p, 60, kNoDeadline);
+    const DualBound full = dual_bound(p, {.max_passes = 60, .deadline = kNoDeadline});
     if (full.passes < 3) return;
-    const double enough = dual_bound(p, 2, kNoDeadline).lower_bound_us;
-    const DualBound early = dual_bound(p, 60, kNoDeadline, false, nullptr, enough);
+    const double enough = dual_bound(p, {.max_passes = 2, .deadline = kNoDeadline}).lower_bound_us;
+    const DualBound early =
+        dual_bound(p, {.max_passes = 60, .deadline = kNoDeadline, .enough_us = enough});
     CHECK(early.passes <= 2);
     CHECK(early.lower_bound_us >= enough);
     CHECK(early.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
     if (early.passes < full.passes) ++stopped_sooner;
     // Out of reach, it changes nothing.
-    const DualBound same = dual_bound(p, 60, kNoDeadline, false, nullptr, best + 1);
+    const DualBound same =
+        dual_bound(p, {.max_passes = 60, .deadline = kNoDeadline, .enough_us = best + 1});
     CHECK(same.passes == full.passes);
     CHECK(same.lower_bound_us == full.lower_bound_us);
   });
@@ -222,8 +226,10 @@ TEST_CASE("dual bound: with a relative gap, the passes stop within it of a decod
   // stops at the first pass whose bound is within 20% of its labelling, sooner than without.
   int stopped_sooner = 0;
   for_each_frustrated_grid([&](const Problem& p, double best) {
-    const DualBound full = dual_bound(p, 60, kNoDeadline);
-    const DualBound early = dual_bound(p, 60, kNoDeadline, false, nullptr, kForbidden, 0.2);
+    const DualBound full = dual_bound(p, {.max_passes = 60, .deadline = kNoDeadline});
+    const DualBound early = dual_bound(
+        p,
+        {.max_passes = 60, .deadline = kNoDeadline, .enough_us = kForbidden, .relative_gap = 0.2});
     CHECK(early.passes <= full.passes);
     CHECK(early.lower_bound_us <= best + 1e-9 * (std::fabs(best) + 1));
     if (early.passes < full.passes) {
@@ -261,11 +267,13 @@ TEST_CASE("dual bound: any warm start is sound; its own messages restart at the 
         }
       }
     }
-    const DualBound noisy = dual_bound(p, 3, kNoDeadline, false, &noise);
+    const DualBound noisy =
+        dual_bound(p, {.max_passes = 3, .deadline = kNoDeadline, .warm = &noise});
     CHECK(noisy.passes >= 1);
     CHECK(noisy.lower_bound_us <= best.objective_us + slack);
-    const DualBound cold = dual_bound(p, 200, kNoDeadline);
-    const DualBound warm = dual_bound(p, 200, kNoDeadline, false, &cold.messages);
+    const DualBound cold = dual_bound(p, {.max_passes = 200, .deadline = kNoDeadline});
+    const DualBound warm =
+        dual_bound(p, {.max_passes = 200, .deadline = kNoDeadline, .warm = &cold.messages});
     CHECK(warm.lower_bound_us <= best.objective_us + slack);
     CHECK(warm.lower_bound_us >= cold.lower_bound_us - 1e-6 * (std::fabs(cold.lower_bound_us) + 1));
     CHECK(warm.passes <= 3);

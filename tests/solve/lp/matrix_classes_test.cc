@@ -185,7 +185,8 @@ TEST_CASE("matrix classes: the LP bound of a chain with classified matrices is i
     }
   }
   REQUIRE(best < kInf);
-  const DualBound d = dual_bound(p, 10, Clock::now() + std::chrono::hours(1));
+  const DualBound d =
+      dual_bound(p, {.max_passes = 10, .deadline = Clock::now() + std::chrono::hours(1)});
   CHECK(d.lower_bound_us == doctest::Approx(best).epsilon(1e-12));
   CHECK(d.upper_us == best);
 }

@@ -33,7 +33,7 @@ TEST_CASE("memory price: the header's example") {
   CHECK(p == before);
   saved = price_memory(p, {4});
   CHECK(p.nodes[0].cost_us == std::vector<double>{32, 18});
-  const DualBound d = dual_bound(p, 10, kNoDeadline);
+  const DualBound d = dual_bound(p, {.max_passes = 10, .deadline = kNoDeadline});
   restore_unaries(p, std::move(saved));
   CHECK(price_shift(p.memory, {4}) == 16);
   CHECK(d.lower_bound_us - price_shift(p.memory, {4}) == 2);  // <= 10, the optimum
@@ -82,7 +82,7 @@ TEST_CASE("memory price: the memory-priced bound holds for every labelling meeti
       CAPTURE(seed);
       const testing::BruteForceResult best = testing::brute_force(p);
       if (!best.feasible) continue;
-      const DualBound d = dual_bound(p, 100, kNoDeadline);
+      const DualBound d = dual_bound(p, {.max_passes = 100, .deadline = kNoDeadline});
       const Problem before = p;
       const auto m = memory_priced_bound(p, d, best.objective_us, kNoDeadline);
       CHECK(p == before);  // priced in place, restored
@@ -136,7 +136,7 @@ TEST_CASE("memory price: the rate search brackets the budget, its bound below th
     CHECK(search.rate[0] > 0);
     const Solution best = testing::plain_optimum(p);
     auto saved = price_memory(p, search.rate);
-    const DualBound d = dual_bound(p, 200, kNoDeadline);
+    const DualBound d = dual_bound(p, {.max_passes = 200, .deadline = kNoDeadline});
     restore_unaries(p, std::move(saved));
     const double tol = 1e-9 * (std::fabs(best.objective_us) + 1);
     CHECK(d.lower_bound_us - price_shift(p.memory, search.rate) <= best.objective_us + tol);

@@ -69,7 +69,7 @@ TEST_CASE("block bound: exact layers recover what the LP loses inside each one, 
   const Problem p = testing::frustrated_stack(6);
   const Solution best = make_exact_solver()->solve(p, {}).value();
   REQUIRE(best.objective_us == 6);
-  const DualBound lp = dual_bound(p, 50, kNoDeadline);
+  const DualBound lp = dual_bound(p, {.max_passes = 50, .deadline = kNoDeadline});
   CHECK(lp.lower_bound_us < 1);
   int calls = 0;
   BlockBoundStats stats;
@@ -163,7 +163,8 @@ TEST_CASE("block bound: on layered stacks, between the LP sum of its messages an
     for (const std::int32_t passes : {0, 3, 30}) {
       CAPTURE(passes);
       const EdgeMessages m =
-          passes == 0 ? EdgeMessages(p.edges.size()) : dual_bound(p, passes, kNoDeadline).messages;
+          passes == 0 ? EdgeMessages(p.edges.size())
+                      : dual_bound(p, {.max_passes = passes, .deadline = kNoDeadline}).messages;
       int calls = 0;
       BlockBoundStats stats;
       const BlockBound bb = block_bound(p, m, exact_parts(calls), kNoDeadline, stats);

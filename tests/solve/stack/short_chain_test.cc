@@ -107,10 +107,10 @@ TEST_CASE("short chain: its LP messages lengthened start the long chain's LP nea
       }
     }
     const auto none = Clock::time_point::max();
-    const DualBound small = dual_bound(chain->problem, 300, none);
+    const DualBound small = dual_bound(chain->problem, {.max_passes = 300, .deadline = none});
     const EdgeMessages warm = lengthen_messages(*chain, small.messages);
-    const DualBound cold = dual_bound(p, 300, none);
-    const DualBound started = dual_bound(p, 300, none, false, &warm);
+    const DualBound cold = dual_bound(p, {.max_passes = 300, .deadline = none});
+    const DualBound started = dual_bound(p, {.max_passes = 300, .deadline = none, .warm = &warm});
     SolveOptions exact;
     exact.bound_fixing = BoundFixing::kOff;
     const auto best = make_exact_solver()->solve(p, exact);
