@@ -174,8 +174,9 @@ core::Result<PlanRun> run_plan(const Options& o) {
   graph::ModelOverrides overrides{.layers = o.layers};
   DTPLAN_CHECK(apply_training_args(o.training, overrides));
   strategy::ModelPlanOptions options;
-  options.solver = o.solver;
-  DTPLAN_TRY(auto solver, solve::make_solver(o.solver));  // unknown names fail before loading
+  // Unknown names and a missing backend fail before loading.
+  DTPLAN_TRY(options.solver, solve::parse_solver_kind(o.solver));
+  DTPLAN_CHECK(solve::check_solver_available(options.solver));
   DTPLAN_TRY(options.cost_model, redist::parse_cost_model(o.cost_model, "--cost-model"));
   if (!o.memory_limit.empty()) {
     DTPLAN_TRY(options.memory_limit_bytes,

@@ -383,7 +383,7 @@ class IlpSolver final : public Solver {
     out.objective_us = ev.total_us;
     out.optimal = cbc.optimal;
     out.lower_bound_us = out.optimal ? ev.total_us : std::min(ev.total_us, cbc.best_possible);
-    if (!out.optimal) out.stats.stop_reason = "time_limit";
+    if (!out.optimal) out.stats.stop_reason = StopReason::kTimeLimit;
     out.time_s = std::chrono::duration<double>(Clock::now() - start).count();
     return out;
   }

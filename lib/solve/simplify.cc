@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "solve/reductions.h"
-#include "solve/work_graph.h"
+#include "solve/simplify/reductions.h"
+#include "solve/simplify/work_graph.h"
 
 namespace dtplan::solve {
 

@@ -1,7 +1,8 @@
 #pragma once
 // The Solver interface shared by the exact solver, the greedy baseline and the CBC ILP backend.
 //
-//   DTPLAN_TRY(auto solver, make_solver("exact"));
+//   DTPLAN_TRY(SolverKind kind, parse_solver_kind("exact"));
+//   DTPLAN_TRY(auto solver, make_solver(kind));
 //   DTPLAN_TRY(Solution s, solver->solve(problem, SolveOptions{}));
 //   // s.labels: one per node; s.objective_us == evaluate(problem, s.labels)->total_us;
 //   // s.optimal => s.lower_bound_us == s.objective_us (a certificate); otherwise the gap is
@@ -33,17 +34,40 @@
 
 namespace dtplan::solve {
 
+// The solvers make_solver builds.
+enum class SolverKind : std::uint8_t { kExact, kGreedy, kIlp };
+
+// "exact", "greedy" or "ilp".
+std::string_view name(SolverKind kind);
+
+// The kind named `name` (name(kind)); kBadInput for another name ("solver 'exakt' is not one of
+// exact, greedy, ilp (did you mean 'exact'?)").
+core::Result<SolverKind> parse_solver_kind(std::string_view name);
+
+// Why a solver stopped before it proved its labelling optimal.
+enum class StopReason : std::uint8_t {
+  kNone,        // it did not stop early: finished (optimal, or the problem infeasible)
+  kGap,         // exact: within SolveOptions::relative_gap of its lower bound
+  kTimeLimit,   // SolveOptions::time_limit_s (exact, ilp)
+  kPointLimit,  // exact: a memory-constrained message reached SolveOptions::max_frontier_points
+};
+
+// "" (kNone), "gap", "time_limit" or "point_limit": the spelling plans record.
+std::string_view name(StopReason reason);
+
+// The reason named `name` (name(reason)); kBadInput for another name.
+core::Result<StopReason> parse_stop_reason(std::string_view name);
+
 enum class RepeatMode : std::uint8_t { kExploit, kUnroll };
 enum class SimplifyMode : std::uint8_t { kOn, kOff };
 // Exact solver: drop the labels an LP lower bound proves useless before the exact search
-// (dual_bound.h; exact_solver.cc solves in windows of growing cost). kAuto runs the LP bound
-// first and takes its labelling where the LP is tight (LLaMA3-8B on 8x8); where it is not, it
-// fixes labels in windows if the median node keeps more than kBoundFixingLabels labels after
+// (lp/dual_bound.h; exact/bound_fixing.h solves in windows of growing cost). kAuto runs the LP
+// bound first and takes its labelling where the LP is tight (LLaMA3-8B on 8x8); where it is not,
+// it fixes labels in windows if the median node keeps more than kBoundFixingLabels labels after
 // simplify (3-D meshes: median 54 on LLaMA3 8x8x8, where the exact search alone grows out of
 // reach) and otherwise runs the plain exact solve (2-D meshes: median 15 on 8x8, whose repeated
-// layers the shared-interior elimination solves in seconds), except where a memory-bound stack's
-// LP is priced at its short chain's rate (exact_solver.cc: windows then). kOn: windows always;
-// kOff: no LP.
+// layers the shared-interior elimination solves quickly), except where a memory-bound stack's LP
+// is priced at its short chain's rate (windows then). kOn: windows always; kOff: no LP.
 enum class BoundFixing : std::uint8_t { kAuto, kOn, kOff };
 inline constexpr std::int32_t kBoundFixingLabels = 24;
 
@@ -84,11 +108,13 @@ struct SolverStats {
   // Memory-bound stacks: block problems the block sweep solved, and what it took off (exact).
   std::int32_t block_sweep_solves = 0;
   double block_sweep_gain_us = 0;
-  // Long stacks: parts (layers) the block bound solved (exact_solver.cc, block_bound.h).
+  // Long stacks: parts (layers) the block bound solved (exact/stack_phases.h, block_bound.h).
   std::int32_t block_bound_solves = 0;
   std::int64_t ilp_variables = 0;
   std::int64_t ilp_rows = 0;
-  std::string stop_reason;  // empty when finished; "time_limit" or "point_limit"
+  // Why the solve stopped short of a proof (kNone when it finished); where more than one limit
+  // applies, the frontier point limit, then the time limit, then the gap.
+  StopReason stop_reason = StopReason::kNone;
   bool operator==(const SolverStats&) const = default;
 };
 
@@ -115,14 +141,17 @@ std::unique_ptr<Solver> make_exact_solver();
 std::unique_ptr<Solver> make_greedy_solver();
 // make_ilp_solver() is in ilp_solver.h.
 
-// "exact", "greedy" or "ilp"; kBadInput for another name (with a suggestion), kBackendMissing for
-// "ilp" without CBC.
-core::Result<std::unique_ptr<Solver>> make_solver(std::string_view name);
+// kBackendMissing for kIlp built without CBC.
+core::Result<std::unique_ptr<Solver>> make_solver(SolverKind kind);
+
+// What make_solver(kind) would fail with, without building a solver: kBackendMissing for kIlp
+// built without CBC.
+core::Status check_solver_available(SolverKind kind);
 
 // kBadInput naming `where` unless 0 <= gap < 1 (SolveOptions::relative_gap).
 core::Status check_relative_gap(double gap, std::string_view where);
 
-// The names make_solver accepts, in that order.
+// The names parse_solver_kind accepts, in that order.
 std::vector<std::string> solver_names();
 
 }  // namespace dtplan::solve

@@ -64,7 +64,7 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
                      solution.objective_us,
                      solution.lower_bound_us,
                      solution.optimal,
-                     solution.optimal ? "" : solution.stats.stop_reason};
+                     solution.optimal ? "" : std::string(solve::name(solution.stats.stop_reason))};
   out.stats.enumerate_s = pp.enumerate_s;
   out.stats.export_s = seconds(t0, t2) - pp.enumerate_s;
   out.stats.solve_s = seconds(t2, t3);

@@ -5,9 +5,9 @@
 //   2. constraints (constraints.h): the default pins and ties, the memory budget;
 //   3. export the selection problem (selection_problem.h) with edge costs from redist::Planner
 //      under the chosen cost model (edge_cost.h);
-//   4. solve it with solve::make_solver(options.solver): "exact" (optimal, with a certificate),
-//      "greedy" (DTensor-style: nodes in topological order, each the cheapest strategy given
-//      its producers' choices, lowest index on ties, see solve/solver.h) or "ilp" (CBC);
+//   4. solve it with solve::make_solver(options.solver): kExact (optimal, with a certificate),
+//      kGreedy (DTensor-style: nodes in topological order, each the cheapest strategy given
+//      its producers' choices, lowest index on ties, see solve/solver.h) or kIlp (CBC);
 //   5. lower the labelling to a plan::Plan (lower_plan.h) and fuse chained all-gathers on a
 //      flattened mesh (fuse_allgathers.h).
 //
@@ -44,7 +44,7 @@ namespace dtplan::strategy {
 solve::SolveOptions default_solve_options();
 
 struct ModelPlanOptions {
-  std::string solver = "exact";  // "exact", "greedy" or "ilp"
+  solve::SolverKind solver = solve::SolverKind::kExact;
   // Per-rank bytes for parameters + gradients + optimizer state + activations; nullopt:
   // AutoParallel's default parameter budget (constraints.h).
   std::optional<std::int64_t> memory_limit_bytes;

@@ -14,7 +14,7 @@ std::unique_ptr<MeshEvaluator> make_model_evaluator(std::shared_ptr<const graph:
                                                     PlanSink on_plan) {
   auto shared_profile = std::make_shared<const cost::HardwareProfile>(profile);
   strategy::ModelPlanOptions plan_options;
-  plan_options.solver = "exact";
+  plan_options.solver = solve::SolverKind::kExact;
   plan_options.gpus_per_node = options.gpus_per_node;
   plan_options.solve.time_limit_s = options.time_limit_s;
   plan_options.solve.relative_gap = options.relative_gap;

@@ -4,6 +4,7 @@
 
 #include "core/units.h"
 #include "sim/timeline.h"
+#include "solve/solver.h"
 
 namespace dtplan::sweep {
 
@@ -50,11 +51,15 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
     // that does not say why is taken as stopped by the gap where it is within it.
     const double objective = plan.solver.objective_us;
     const double gap = (objective - plan.solver.lower_bound_us) / std::fabs(objective);
-    const std::string& why = plan.solver.stop_reason;
-    const bool by_gap = why == "gap" || (why.empty() && gap <= options.relative_gap);
-    const std::string reason = by_gap                 ? "--gap"
-                               : why == "point_limit" ? "frontier point limit"
-                                                      : "time limit";
+    // A reason this build does not know reads as the time limit.
+    using solve::StopReason;
+    const StopReason why =
+        solve::parse_stop_reason(plan.solver.stop_reason).value_or(StopReason::kTimeLimit);
+    const bool by_gap =
+        why == StopReason::kGap || (why == StopReason::kNone && gap <= options.relative_gap);
+    const std::string reason = by_gap                           ? "--gap"
+                               : why == StopReason::kPointLimit ? "frontier point limit"
+                                                                : "time limit";
     const std::string percent = 100 * gap < 0.00005 ? "< 0.0001" : core::format_fixed(100 * gap, 4);
     e.note += std::string(e.note.empty() ? "" : "; ") + "exact solver stopped " + percent +
               "% above its lower bound (" + reason + ")";

@@ -149,7 +149,7 @@ BENCHMARK(BM_PlanSolverExactVsCbc)
 void BM_PlanSolverPipeline(benchmark::State& state) {
   const graph::Graph& g = llama3_8b(32);
   ModelPlanOptions o;
-  o.solver = state.range(0) == 0 ? "exact" : "greedy";
+  o.solver = state.range(0) == 0 ? solve::SolverKind::kExact : solve::SolverKind::kGreedy;
   o.solve.threads = hardware_threads();
   o.solve.time_limit_s = 3600;
   for (auto _ : state) {
@@ -192,7 +192,7 @@ void BM_PlanSolver70B(benchmark::State& state) {
   o.solve.time_limit_s = 8;
   o.solve.relative_gap = state.range(1) == 0 ? 0 : 1e-4;
   ModelPlanOptions greedy = o;
-  greedy.solver = "greedy";
+  greedy.solver = solve::SolverKind::kGreedy;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     auto r = plan_graph(g, mesh->root, h100(), o);

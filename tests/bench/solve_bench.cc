@@ -1,7 +1,7 @@
 // Solver benchmarks on synthetic problems shaped like LLaMA3 (solve/generate.h): the exact solver
 // with and without the repeated-layer path and with a binding parameter-memory row, the greedy
 // baseline, and the exact solver against CBC (AutoParallel's ILP) on the same 2-layer problem in
-// the same run, reported as a time ratio; and the LP bound's kernels (solve/min_kernels.h) in each
+// the same run, reported as a time ratio; and the LP bound's kernels (solve/lp/min_kernels.h) in each
 // build this CPU runs, the baseline (SSE2) last, on one edge matrix of n x n labels.
 //
 //   scripts/bench.sh Solve            # every benchmark below
@@ -14,7 +14,7 @@
 
 #include "solve/generate.h"
 #include "solve/ilp_solver.h"
-#include "solve/min_kernels.h"
+#include "solve/lp/min_kernels.h"
 #include "solve/solver.h"
 
 namespace dtplan::solve {

@@ -120,7 +120,7 @@ TEST_CASE("ilp: the time limit is wall time, building and CBC's presolve include
   CHECK(waited < 8);
   if (s.ok()) {
     CHECK_FALSE(s->optimal);
-    CHECK(s->stats.stop_reason == "time_limit");
+    CHECK(s->stats.stop_reason == StopReason::kTimeLimit);
   } else {
     CHECK(s.error().kind == core::ErrorKind::kUnsupported);
     CHECK(s.error().message.find("the time limit of 1.000 s passed") != std::string::npos);

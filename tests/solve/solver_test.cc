@@ -13,16 +13,38 @@
 namespace dtplan::solve {
 namespace {
 
-TEST_CASE("make_solver names every solver and suggests near misses") {
+TEST_CASE("parse_solver_kind names every solver and suggests near misses") {
   CHECK(solver_names() == std::vector<std::string>{"exact", "greedy", "ilp"});
-  CHECK(make_solver("exact").value()->name() == "exact");
-  CHECK(make_solver("greedy").value()->name() == "greedy");
-  CHECK(make_solver("ilp").ok() == ilp_available());
-  auto bad = make_solver("exakt");
+  for (const std::string& n : solver_names()) {
+    INFO(n);
+    const SolverKind kind = parse_solver_kind(n).value();
+    CHECK(name(kind) == n);
+    CHECK(make_solver(kind).ok() == check_solver_available(kind).ok());
+    if (make_solver(kind).ok()) CHECK(make_solver(kind).value()->name() == n);
+  }
+  CHECK(check_solver_available(SolverKind::kExact).ok());
+  CHECK(check_solver_available(SolverKind::kIlp).ok() == ilp_available());
+  auto bad = parse_solver_kind("exakt");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().kind == core::ErrorKind::kBadInput);
   CHECK(bad.error().message ==
         "solver 'exakt' is not one of exact, greedy, ilp (did you mean 'exact'?)");
+}
+
+TEST_CASE("stop reasons: the spelling plans record, and back") {
+  const std::vector<std::pair<StopReason, std::string>> spelled{
+      {StopReason::kNone, ""},
+      {StopReason::kGap, "gap"},
+      {StopReason::kTimeLimit, "time_limit"},
+      {StopReason::kPointLimit, "point_limit"}};
+  for (const auto& [reason, text] : spelled) {
+    INFO(text);
+    CHECK(name(reason) == text);
+    CHECK(parse_stop_reason(text).value() == reason);
+  }
+  auto bad = parse_stop_reason("timelimit");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().kind == core::ErrorKind::kBadInput);
 }
 
 TEST_CASE("greedy: in order, cheapest given earlier choices; never below the optimum") {

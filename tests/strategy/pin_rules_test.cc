@@ -126,7 +126,7 @@ TEST_CASE("plan_graph with pins: pins honoured, the rest optimal, never below th
   CHECK(pinned.plan.solver.objective_us > free.plan.solver.objective_us);
   // The greedy solver honours the same pins, never below the exact pinned optimum.
   ModelPlanOptions greedy = o;
-  greedy.solver = "greedy";
+  greedy.solver = solve::SolverKind::kGreedy;
   const ModelPlan g_pinned = plan_or_fail(g, ctx, greedy);
   CHECK(op_named(g_pinned.plan, "layers.1.attention.wq.weight").placements == pl("S(0),R"));
   CHECK(g_pinned.plan.solver.objective_us >= pinned.plan.solver.objective_us - 1e-9);
