@@ -6,7 +6,7 @@
 // exact in double arithmetic and different solvers can be compared with ==), optional forbidden
 // pairs, followers, pins and memory rows.
 //
-// layered_problem: shaped like the joint graph of a LLaMA3 decoder stack (reference §2.12, §5):
+// layered_problem: shaped like the joint graph of a LLaMA3 decoder stack (docs/reference/strategy_selection.md §2.12, §5):
 // a prologue, `layers` identical layers and an epilogue. A layer is a chain of ops with labels
 // drawn like DTensor strategy counts (15 for activations, 24 for einsums, 23 for attention
 // layouts, 7 for SDPA, a rare 100-200), two residual skip edges (layer input -> attention add,

@@ -1,6 +1,6 @@
 #pragma once
-// The ILP backend: AutoParallel's formulation (reference §1.3–§1.5) solved by COIN-OR CBC, to check
-// the exact solver against the solver AutoParallel uses.
+// The ILP backend: AutoParallel's formulation (docs/reference/strategy_selection.md §1.3–§1.5) solved by
+// COIN-OR CBC, to check the exact solver against the solver AutoParallel uses.
 //
 // One binary x[v,a,o,j] per consumer argument a (an incoming edge u -> v, by slot) and pair of
 // consumer label o and producer label j; one x[v,0,o,0] per label of a node without inputs.
@@ -9,8 +9,8 @@
 //   uniqueness     Σ_{o,j} x[v,a,o,j] = 1                    per (v, a)
 //   same output    Σ_j x[v,0,o,j] = Σ_j x[v,a,o,j]           per v, a >= 1, o
 //   flow           y_u[j] = Σ_o x[v,a,o,j]                   per edge u -> v (slot a), j
-//                  (every slot is tied, also a producer feeding two slots: §1.5 rule 3's gap is not
-//                  reproduced)
+//                  (every slot is tied, also a producer feeding two slots: the gap of
+//                  docs/reference/strategy_selection.md §1.5 rule 3 is not reproduced)
 //   followers      y_f[o] = Σ_{j: map[j] = o} y_leader[j]     per follower, o
 //   memory         low <= Σ bytes[o] y_v[o] <= high           per row (divided by the bytes' gcd)
 // Infinite costs and pinned-out labels are pruned (no variable), as Appendix A.5 recommends,

@@ -1,6 +1,6 @@
 #pragma once
 // The labelling problem the solver sees: a domain-free pairwise cost model in the spirit of XLA's
-// auto-sharding problem format (reference autoparallel.md §1.6: AutoParallel's ILP is exactly
+// auto-sharding problem format (docs/reference/strategy_selection.md §1.6: AutoParallel's ILP is exactly
 // min Σ_v U_v(y_v) + Σ_(u→v) B_uv(y_u, y_v) with one label per node).
 //
 // - Node: one decision with L labels (strategies) and a unary cost per label (compute, µs).
@@ -10,9 +10,10 @@
 //   label.
 // - Pin: the node's label is one of `labels`.
 // - MemoryRow: low_bytes <= Σ_terms bytes[label(node)] <= high_bytes (AutoParallel's parameter
-//   memory constraint, §1.5 rule 9, in integer bytes).
+//   memory constraint, docs/reference/strategy_selection.md §1.5 rule 9, in integer bytes).
 // - RepeatGroup: blocks of nodes listed in corresponding order (position p of every block plays the
-//   same role). Positions whose data and edges agree in every block are solved once (§1.7).
+//   same role). Positions whose data and edges agree in every block are solved once
+//   (docs/reference/strategy_selection.md §1.7).
 //
 // Example (two nodes, two labels each, one edge a→b that is free only when the labels agree):
 //   Problem p;
