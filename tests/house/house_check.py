@@ -28,15 +28,17 @@ ALLOWED = {
     "cost": {"core", "collective"},
     "redist": BELOW_REDIST,
     "graph": {"core"},
+    # SVG and HTML primitives for the reports (charts); domain-free.
+    "report": {"core"},
     "solve": {"core"},
     "plan": BELOW_REDIST | {"redist"},
     # strategy builds a solve::Problem from graph + placement + cost and writes a plan::Plan.
     "strategy": BELOW_REDIST | {"redist", "graph", "solve", "plan"},
     # sim and replay read plans; they never include strategy/ or graph/.
-    "sim": BELOW_REDIST | {"redist", "plan"},
+    "sim": BELOW_REDIST | {"redist", "plan", "report"},
     "replay": BELOW_REDIST | {"redist", "plan", "sim"},
     # sweep evaluates meshes with the whole pipeline below the CLI, replay aside.
-    "sweep": BELOW_REDIST | {"redist", "graph", "solve", "plan", "strategy", "sim"},
+    "sweep": BELOW_REDIST | {"redist", "graph", "solve", "plan", "strategy", "sim", "report"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
