@@ -212,6 +212,111 @@ int run_redistribution(const Options& o, const std::string& text) {
 
 // ---- a whole-model plan: its redistributions, then the step timeline (simulate_timeline.h) ----
 
+// What a whole-model simulation computed, for its JSON and text reports.
+struct ModelRun {
+  const plan::Plan& plan;
+  const sim::ModelSimulation& sim;
+  const sim::Timeline& timeline;
+  const std::optional<sim::Throughput>& rate;
+  double cost_us;  // the redistributions' summed cost, nothing overlapped
+};
+
+Json model_plan_json(const Options& o, const ModelRun& m) {
+  Json doc;
+  doc["kind"] = "model";
+  doc["model"] = m.plan.model;
+  doc["ranks"] = m.sim.redistributions.empty() ? Json() : Json(m.sim.redistributions[0].world_size);
+  Json rows = Json::array();
+  for (std::size_t i = 0; i < m.plan.redistributions.size(); ++i) {
+    const plan::PlanRedistribution& r = m.plan.redistributions[i];
+    const sim::RedistSimulation& s = m.sim.redistributions[i];
+    Json j;
+    j["index"] = i;
+    j["consumer"] = r.consumer;
+    j["slot"] = r.slot;
+    j["producer"] = r.producer;
+    j["src"] = placement::to_string(r.plan.src);
+    j["dst"] = placement::format_placement_list(r.plan.dst);
+    j["steps"] = r.plan.steps.size();
+    std::int64_t groups = 0;
+    for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
+    j["collectives"] = groups;
+    j["cost_us"] = r.plan.total_cost_us;
+    if (s.verify) j["verify"] = verify_json(*s.verify);
+    if (!s.skipped.empty()) j["verify_skipped"] = s.skipped;
+    rows.push_back(std::move(j));
+  }
+  doc["redistributions"] = std::move(rows);
+  Json totals = {{"redistributions", m.plan.redistributions.size()},
+                 {"calls", m.sim.calls},
+                 {"collectives", m.sim.collectives},
+                 {"cost_us", m.cost_us}};
+  if (o.data) {
+    totals["verified"] = m.sim.verified;
+    totals["distinct_verified"] = m.sim.distinct_verified;
+    totals["skipped"] = m.sim.skipped;
+    totals["wrong_elements"] = m.sim.wrong_elements;
+    totals["replicas_bitwise_equal"] = m.sim.replicas_bitwise_equal;
+  }
+  doc["totals"] = std::move(totals);
+  doc["timeline"] = timeline_json(m.timeline);
+  if (!o.timeline.trace.empty()) doc["timeline"]["trace"] = o.timeline.trace;
+  if (!o.timeline.html.empty()) doc["timeline"]["html"] = o.timeline.html;
+  if (m.rate) doc["throughput"] = throughput_json(*m.rate);
+  doc["memory"] = plan::memory_json(m.plan.memory);
+  doc["warnings"] = warnings_json(m.plan.warnings);
+  return doc;
+}
+
+std::string model_plan_text(const Options& o, const ModelRun& m) {
+  core::TextTable t({{"index", ""},
+                     {"consumer", ""},
+                     {"slot", ""},
+                     {"src", "", core::Align::kLeft},
+                     {"dst", "", core::Align::kLeft},
+                     {"steps", ""},
+                     {"collectives", ""},
+                     {"time", "us"},
+                     {"wrong", ""},
+                     {"replicas", "", core::Align::kLeft}},
+                    "dtplan simulate: " + m.plan.model + ", " +
+                        std::to_string(m.plan.redistributions.size()) + " redistributions");
+  for (std::size_t i = 0; i < m.plan.redistributions.size(); ++i) {
+    const plan::PlanRedistribution& r = m.plan.redistributions[i];
+    const sim::RedistSimulation& s = m.sim.redistributions[i];
+    std::int64_t groups = 0;
+    for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
+    t.add_row({std::to_string(i), std::to_string(r.consumer), std::to_string(r.slot),
+               placement::to_string(r.plan.src), placement::format_placement_list(r.plan.dst),
+               std::to_string(r.plan.steps.size()), std::to_string(groups),
+               nccl_float(r.plan.total_cost_us, 8),
+               s.verify ? std::to_string(s.verify->wrong_elements) : "-",
+               s.verify ? (s.verify->replicas_bitwise_equal ? "equal" : "differ")
+                        : (s.skipped.empty() ? "-" : "skipped")});
+  }
+  // The headline first: the simulated step, its throughput and the memory per rank.
+  std::string out = "# dtplan simulate: " + m.plan.model + ": simulated step " +
+                    core::format_fixed(m.timeline.step_time_us, 2) + " us\n";
+  if (m.rate) out += throughput_text(*m.rate);
+  out += memory_text(m.plan.memory) + t.render();
+  out += "# totals: " + std::to_string(m.plan.redistributions.size()) + " redistributions, " +
+         std::to_string(m.sim.calls) + " collective calls, " + std::to_string(m.sim.collectives) +
+         " group collectives, " + core::format_fixed(m.cost_us, 3) + " us\n";
+  if (o.data) {
+    out +=
+        "# verify: " + std::to_string(m.sim.verified) + " verified (" +
+        std::to_string(m.sim.distinct_verified) + " distinct), " + std::to_string(m.sim.skipped) +
+        " skipped for size, " + std::to_string(m.sim.wrong_elements) +
+        " wrong elements, replicas bitwise equal: " + (m.sim.replicas_bitwise_equal ? "yes" : "no") +
+        "\n";
+  }
+  out += timeline_text(m.timeline);
+  if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
+  if (!o.timeline.html.empty()) out += "# html written to " + o.timeline.html + "\n";
+  out += warning_lines(m.plan.mesh, m.plan.warnings);
+  return out;
+}
+
 int run_model_plan(const Options& o, const std::string& text) {
   auto plan = plan::read_plan_json(text, o.plan);
   if (!plan.ok()) return report("simulate", plan.error());
@@ -227,99 +332,12 @@ int run_model_plan(const Options& o, const std::string& text) {
   double cost_us = 0;
   for (const plan::PlanRedistribution& r : plan->redistributions) cost_us += r.plan.total_cost_us;
   const std::optional<sim::Throughput> rate = step_throughput(*plan, *timeline, *options->hardware);
+  const ModelRun m{*plan, *sim, *timeline, rate, cost_us};
   if (o.json) {
-    Json doc;
-    doc["kind"] = "model";
-    doc["model"] = plan->model;
-    doc["ranks"] = sim->redistributions.empty() ? Json() : Json(sim->redistributions[0].world_size);
-    Json rows = Json::array();
-    for (std::size_t i = 0; i < plan->redistributions.size(); ++i) {
-      const plan::PlanRedistribution& r = plan->redistributions[i];
-      const sim::RedistSimulation& s = sim->redistributions[i];
-      Json j;
-      j["index"] = i;
-      j["consumer"] = r.consumer;
-      j["slot"] = r.slot;
-      j["producer"] = r.producer;
-      j["src"] = placement::to_string(r.plan.src);
-      j["dst"] = placement::format_placement_list(r.plan.dst);
-      j["steps"] = r.plan.steps.size();
-      std::int64_t groups = 0;
-      for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
-      j["collectives"] = groups;
-      j["cost_us"] = r.plan.total_cost_us;
-      if (s.verify) j["verify"] = verify_json(*s.verify);
-      if (!s.skipped.empty()) j["verify_skipped"] = s.skipped;
-      rows.push_back(std::move(j));
-    }
-    doc["redistributions"] = std::move(rows);
-    Json totals = {{"redistributions", plan->redistributions.size()},
-                   {"calls", sim->calls},
-                   {"collectives", sim->collectives},
-                   {"cost_us", cost_us}};
-    if (o.data) {
-      totals["verified"] = sim->verified;
-      totals["distinct_verified"] = sim->distinct_verified;
-      totals["skipped"] = sim->skipped;
-      totals["wrong_elements"] = sim->wrong_elements;
-      totals["replicas_bitwise_equal"] = sim->replicas_bitwise_equal;
-    }
-    doc["totals"] = std::move(totals);
-    doc["timeline"] = timeline_json(*timeline);
-    if (!o.timeline.trace.empty()) doc["timeline"]["trace"] = o.timeline.trace;
-    if (!o.timeline.html.empty()) doc["timeline"]["html"] = o.timeline.html;
-    if (rate) doc["throughput"] = throughput_json(*rate);
-    doc["memory"] = plan::memory_json(plan->memory);
-    doc["warnings"] = warnings_json(plan->warnings);
-    print_json(doc);
-    return 0;
+    print_json(model_plan_json(o, m));
+  } else {
+    print_text(model_plan_text(o, m));
   }
-  core::TextTable t({{"index", ""},
-                     {"consumer", ""},
-                     {"slot", ""},
-                     {"src", "", core::Align::kLeft},
-                     {"dst", "", core::Align::kLeft},
-                     {"steps", ""},
-                     {"collectives", ""},
-                     {"time", "us"},
-                     {"wrong", ""},
-                     {"replicas", "", core::Align::kLeft}},
-                    "dtplan simulate: " + plan->model + ", " +
-                        std::to_string(plan->redistributions.size()) + " redistributions");
-  for (std::size_t i = 0; i < plan->redistributions.size(); ++i) {
-    const plan::PlanRedistribution& r = plan->redistributions[i];
-    const sim::RedistSimulation& s = sim->redistributions[i];
-    std::int64_t groups = 0;
-    for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
-    t.add_row({std::to_string(i), std::to_string(r.consumer), std::to_string(r.slot),
-               placement::to_string(r.plan.src), placement::format_placement_list(r.plan.dst),
-               std::to_string(r.plan.steps.size()), std::to_string(groups),
-               nccl_float(r.plan.total_cost_us, 8),
-               s.verify ? std::to_string(s.verify->wrong_elements) : "-",
-               s.verify ? (s.verify->replicas_bitwise_equal ? "equal" : "differ")
-                        : (s.skipped.empty() ? "-" : "skipped")});
-  }
-  // The headline first: the simulated step, its throughput and the memory per rank.
-  std::string out = "# dtplan simulate: " + plan->model + ": simulated step " +
-                    core::format_fixed(timeline->step_time_us, 2) + " us\n";
-  if (rate) out += throughput_text(*rate);
-  out += memory_text(plan->memory) + t.render();
-  out += "# totals: " + std::to_string(plan->redistributions.size()) + " redistributions, " +
-         std::to_string(sim->calls) + " collective calls, " + std::to_string(sim->collectives) +
-         " group collectives, " + core::format_fixed(cost_us, 3) + " us\n";
-  if (o.data) {
-    out +=
-        "# verify: " + std::to_string(sim->verified) + " verified (" +
-        std::to_string(sim->distinct_verified) + " distinct), " + std::to_string(sim->skipped) +
-        " skipped for size, " + std::to_string(sim->wrong_elements) +
-        " wrong elements, replicas bitwise equal: " + (sim->replicas_bitwise_equal ? "yes" : "no") +
-        "\n";
-  }
-  out += timeline_text(*timeline);
-  if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
-  if (!o.timeline.html.empty()) out += "# html written to " + o.timeline.html + "\n";
-  out += warning_lines(plan->mesh, plan->warnings);
-  print_text(out);
   return 0;
 }
 

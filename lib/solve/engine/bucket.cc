@@ -191,6 +191,44 @@ std::int64_t scalar_runs(const BucketView& view) {
   return view.run_digit < 0 ? 1 : view.entries / view.sep_dims[view.run_digit];
 }
 
+namespace {
+
+// For each run entry i, the least bx[x] + t[i * is + x] over x and the lowest x attaining it, in
+// four lanes; min is exact, and each lane keeps its lowest x, so the lanes change nothing.
+void lane_min_run(const double* bx, const double* t, std::int64_t is, std::int32_t n,
+                         std::int32_t run, double* b, double* bxs) {
+  for (std::int32_t i = 0; i < run; ++i) {
+    const double* ti = t + i * is;
+    double m[4] = {kInf, kInf, kInf, kInf};
+    std::int32_t mx[4] = {0, 0, 0, 0};
+    std::int32_t x = 0;
+    for (; x + 4 <= n; x += 4) {
+      for (int l = 0; l < 4; ++l) {
+        const double v = bx[x + l] + ti[x + l];
+        if (v < m[l]) {
+          m[l] = v;
+          mx[l] = x + l;
+        }
+      }
+    }
+    for (; x < n; ++x) {
+      const double v = bx[x] + ti[x];
+      if (v < m[0]) {
+        m[0] = v;
+        mx[0] = x;
+      }
+    }
+    int lane = 0;
+    for (int l = 1; l < 4; ++l) {
+      if (m[l] < m[lane] || (m[l] == m[lane] && mx[l] < mx[lane])) lane = l;
+    }
+    b[i] = m[lane];
+    bxs[i] = mx[lane];
+  }
+}
+
+}  // namespace
+
 bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end, double* out,
                     std::uint16_t* argmin, const std::function<bool()>& late) {
   const std::int32_t n = view.x_dim;
@@ -230,39 +268,9 @@ bool scalar_message(const BucketView& view, std::int64_t begin, std::int64_t end
     }
     if (one_inner && view.x_stride[*first_inner] == 1 &&
         view.sep_stride[*first_inner][view.run_digit] != 1) {
-      // One table reads the run digit, contiguous in x: a min-reduction over x per run entry in
-      // four lanes; min is exact, and each lane keeps its lowest x, so the lanes change nothing.
-      const double* t = view.tables[*first_inner]->cost.data() + off[*first_inner];
-      const std::int64_t is = view.sep_stride[*first_inner][view.run_digit];
-      const double* bx = base.data();
-      for (std::int32_t i = 0; i < run; ++i) {
-        const double* ti = t + i * is;
-        double m[4] = {kInf, kInf, kInf, kInf};
-        std::int32_t mx[4] = {0, 0, 0, 0};
-        std::int32_t x = 0;
-        for (; x + 4 <= n; x += 4) {
-          for (int l = 0; l < 4; ++l) {
-            const double v = bx[x + l] + ti[x + l];
-            if (v < m[l]) {
-              m[l] = v;
-              mx[l] = x + l;
-            }
-          }
-        }
-        for (; x < n; ++x) {
-          const double v = bx[x] + ti[x];
-          if (v < m[0]) {
-            m[0] = v;
-            mx[0] = x;
-          }
-        }
-        int lane = 0;
-        for (int l = 1; l < 4; ++l) {
-          if (m[l] < m[lane] || (m[l] == m[lane] && mx[l] < mx[lane])) lane = l;
-        }
-        b[i] = m[lane];
-        bxs[i] = mx[lane];
-      }
+      // One table reads the run digit, contiguous in x: a min-reduction over x per run entry.
+      lane_min_run(base.data(), view.tables[*first_inner]->cost.data() + off[*first_inner],
+                   view.sep_stride[*first_inner][view.run_digit], n, run, b, bxs);
       write_run(b, bxs, run, out + walk.out(), argmin != nullptr ? argmin + walk.out() : nullptr,
                 out_step);
       continue;

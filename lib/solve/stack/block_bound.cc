@@ -107,41 +107,78 @@ EdgeMessages periodic_messages(const Problem& problem, const EdgeMessages& messa
   return out;
 }
 
+namespace {
+
+// The parts of a block bound: the nodes outside the group with its block 0 (part 0), then every
+// other block alone; the edges inside each part; each node's index within its part; and the
+// least θ' of every edge between parts, which the bound adds whatever the parts choose.
+struct Parts {
+  std::vector<std::vector<NodeIndex>> members;
+  std::vector<std::vector<std::size_t>> inside;
+  std::vector<NodeIndex> at;
+  double crossing_us = 0;
+};
+
+Parts split_parts(const Problem& problem, const RepeatGroup& group, const Reparametrized& r) {
+  Parts out;
+  std::vector<std::int32_t> part(problem.nodes.size(), 0);
+  const auto parts = static_cast<std::int32_t>(group.blocks.size());
+  for (std::int32_t b = 1; b < parts; ++b) {
+    for (NodeIndex v : group.blocks[static_cast<std::size_t>(b)]) {
+      part[static_cast<std::size_t>(v)] = b;
+    }
+  }
+  out.members.resize(static_cast<std::size_t>(parts));
+  for (std::size_t v = 0; v < part.size(); ++v) {
+    out.members[static_cast<std::size_t>(part[v])].push_back(static_cast<NodeIndex>(v));
+  }
+  out.inside.resize(static_cast<std::size_t>(parts));
+  for (std::size_t e = 0; e < problem.edges.size(); ++e) {
+    const std::int32_t pf = part[static_cast<std::size_t>(problem.edges[e].from)];
+    if (pf == part[static_cast<std::size_t>(problem.edges[e].to)]) {
+      out.inside[static_cast<std::size_t>(pf)].push_back(e);
+    } else {
+      out.crossing_us += least(r.edge(e));
+    }
+  }
+  out.at.assign(problem.nodes.size(), -1);
+  for (const auto& nodes : out.members) {
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      out.at[static_cast<std::size_t>(nodes[k])] = static_cast<NodeIndex>(k);
+    }
+  }
+  return out;
+}
+
+// Part p alone as a problem in its θ' costs, nodes numbered by their index within the part.
+Problem part_problem(const Problem& problem, const Parts& parts, std::int32_t p,
+                     const Reparametrized& r) {
+  Problem q;
+  const auto& nodes = parts.members[static_cast<std::size_t>(p)];
+  for (NodeIndex v : nodes) q.nodes.push_back({"", r.unary(v)});
+  std::vector<std::int32_t> slots(nodes.size(), 0);
+  for (std::size_t e : parts.inside[static_cast<std::size_t>(p)]) {
+    const NodeIndex from = parts.at[static_cast<std::size_t>(problem.edges[e].from)];
+    const NodeIndex to = parts.at[static_cast<std::size_t>(problem.edges[e].to)];
+    q.edges.push_back({from, to, slots[static_cast<std::size_t>(to)]++, Matrix(r.edge(e))});
+  }
+  return q;
+}
+
+}  // namespace
+
 BlockBound block_bound(const Problem& problem, const EdgeMessages& messages, const PartSolve& solve,
                        std::chrono::steady_clock::time_point deadline, BlockBoundStats& stats) {
   const RepeatGroup* group = longest_group(problem);
   if (group == nullptr || group->blocks.size() < 2) return {};
   const EdgeMessages periodic = periodic_messages(problem, messages);
   const Reparametrized r(problem, periodic);
-  // Part of each node: 0 outside the group and in block 0, b in block b.
-  std::vector<std::int32_t> part(problem.nodes.size(), 0);
+  const Parts split = split_parts(problem, *group, r);
   const auto parts = static_cast<std::int32_t>(group->blocks.size());
-  for (std::int32_t b = 1; b < parts; ++b) {
-    for (NodeIndex v : group->blocks[static_cast<std::size_t>(b)]) {
-      part[static_cast<std::size_t>(v)] = b;
-    }
-  }
-  std::vector<std::vector<NodeIndex>> members(static_cast<std::size_t>(parts));
-  for (std::size_t v = 0; v < part.size(); ++v) {
-    members[static_cast<std::size_t>(part[v])].push_back(static_cast<NodeIndex>(v));
-  }
-  std::vector<std::vector<std::size_t>> inside(static_cast<std::size_t>(parts));
-  double total = 0;
-  for (std::size_t e = 0; e < problem.edges.size(); ++e) {
-    const std::int32_t pf = part[static_cast<std::size_t>(problem.edges[e].from)];
-    if (pf == part[static_cast<std::size_t>(problem.edges[e].to)]) {
-      inside[static_cast<std::size_t>(pf)].push_back(e);
-    } else {
-      total += least(r.edge(e));
-    }
-  }
-  // Each node's index within its part.
-  std::vector<NodeIndex> at(problem.nodes.size(), -1);
-  for (const auto& nodes : members) {
-    for (std::size_t k = 0; k < nodes.size(); ++k) {
-      at[static_cast<std::size_t>(nodes[k])] = static_cast<NodeIndex>(k);
-    }
-  }
+  const auto& members = split.members;
+  const auto& inside = split.inside;
+  const auto& at = split.at;
+  double total = split.crossing_us;
   const std::array<std::vector<double>, 2> no_messages;
   auto ends = [&](std::size_t e) -> const std::array<std::vector<double>, 2>& {
     return e < periodic.size() ? periodic[e] : no_messages;
@@ -197,16 +234,9 @@ BlockBound block_bound(const Problem& problem, const EdgeMessages& messages, con
     if (found != nullptr) {
       ++stats.reused;
     } else {
-      Problem q;
-      for (NodeIndex v : nodes) q.nodes.push_back({"", r.unary(v)});
-      std::vector<std::int32_t> slots(nodes.size(), 0);
-      for (std::size_t e : inside[static_cast<std::size_t>(p)]) {
-        const NodeIndex from = at[static_cast<std::size_t>(problem.edges[e].from)];
-        const NodeIndex to = at[static_cast<std::size_t>(problem.edges[e].to)];
-        q.edges.push_back({from, to, slots[static_cast<std::size_t>(to)]++, Matrix(r.edge(e))});
-      }
       ++stats.solved;
-      found = &solved.emplace(key, std::pair{p, solve(q)})->second.second;
+      found = &solved.emplace(key, std::pair{p, solve(part_problem(problem, split, p, r))})
+                   ->second.second;
     }
     if (!(found->lower_bound_us > kNoBound)) return {};
     total += found->lower_bound_us;
