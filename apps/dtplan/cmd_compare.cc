@@ -66,14 +66,14 @@ std::string collective_text(const plan::CollectiveTotal& t) {
 
 Json collective_totals_json(const std::vector<plan::CollectiveTotal>& totals) {
   Json out = Json::array();
-  for (const plan::CollectiveTotal& t : totals) out.push_back({{"count", t.count}, {"bytes", t.bytes}});
+  for (const plan::CollectiveTotal& t : totals)
+    out.push_back({{"count", t.count}, {"bytes", t.bytes}});
   return out;
 }
 
 Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
 
-Json comparison_json(const std::vector<plan::ComparedPlan>& plans,
-                     const plan::PlanComparison& c) {
+Json comparison_json(const std::vector<plan::ComparedPlan>& plans, const plan::PlanComparison& c) {
   Json doc;
   Json columns = Json::array();
   for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -183,9 +183,9 @@ std::string comparison_text(const std::vector<plan::ComparedPlan>& plans,
            " parameter families every plan has are compared (" + std::to_string(p.unmatched) +
            " are not)\n";
   }
-  core::TextTable diff(columns(plans), "parameters whose placements differ: " +
-                                           std::to_string(p.differing.size()) + " of " +
-                                           std::to_string(p.compared) + " families");
+  core::TextTable diff(columns(plans),
+                       "parameters whose placements differ: " + std::to_string(p.differing.size()) +
+                           " of " + std::to_string(p.compared) + " families");
   diff.add_row([&] {
     std::vector<std::string> cells = {"mesh"};
     for (const plan::ComparedPlan& cp : plans) cells.push_back(mesh_text(cp.plan.mesh));
@@ -201,9 +201,9 @@ std::string comparison_text(const std::vector<plan::ComparedPlan>& plans,
 
 int run(const Options& o) {
   if (o.plans.size() < 2) {
-    return report("compare", core::Error::bad_input(
-                                 "PLAN: " + std::to_string(o.plans.size()) +
-                                 " plan file(s) given; compare needs two or more"));
+    return report("compare",
+                  core::Error::bad_input("PLAN: " + std::to_string(o.plans.size()) +
+                                         " plan file(s) given; compare needs two or more"));
   }
   std::vector<plan::ComparedPlan> plans;
   const std::vector<std::string> names = labels(o.plans);

@@ -144,8 +144,7 @@ core::Result<Explained> explain(const Options& o) {
              strategy::export_plan_problem(model.graph, mesh.root, *profile, options));
   auto choice = strategy::plan_choice(model.graph, pp.strategies, plan);
   if (!choice.ok()) return choice.error().with_context(o.plan);
-  auto alternatives =
-      strategy::op_alternatives(pp, *choice, *model.graph.find(o.op));
+  auto alternatives = strategy::op_alternatives(pp, *choice, *model.graph.find(o.op));
   if (!alternatives.ok()) return alternatives.error().with_context("--op '" + o.op + "'");
   out.alternatives = std::move(alternatives).value();
   return out;
@@ -168,11 +167,16 @@ Json explained_json(const Explained& e) {
   const plan::Plan& plan = e.plan;
   const plan::PlanOp& op = plan.ops[e.op];
   Json doc;
-  doc["op"] = {{"name", op.name},          {"kind", op.op},
-               {"phase", plan::phase_name(op.phase)}, {"layer", op.layer},
-               {"strategy", op.strategy},  {"strategy_index", e.alternatives.chosen},
-               {"options", op.options},    {"placements", placements_text(op.placements)},
-               {"compute_us", op.compute_us}, {"runs", plan::op_runs(plan, e.op)}};
+  doc["op"] = {{"name", op.name},
+               {"kind", op.op},
+               {"phase", plan::phase_name(op.phase)},
+               {"layer", op.layer},
+               {"strategy", op.strategy},
+               {"strategy_index", e.alternatives.chosen},
+               {"options", op.options},
+               {"placements", placements_text(op.placements)},
+               {"compute_us", op.compute_us},
+               {"runs", plan::op_runs(plan, e.op)}};
   doc["objective_us"] = number_json(e.alternatives.objective_us);
   doc["plan_objective_us"] = plan.solver.objective_us;
   doc["optimal"] = plan.solver.optimal;
@@ -214,8 +218,8 @@ std::string explained_text(const Explained& e) {
                      std::to_string(op.options) + ": " + op.strategy + "\n# output placements " +
                      placements_text(op.placements) + ", compute " + us(op.compute_us) +
                      " us per run x " + std::to_string(plan::op_runs(plan, e.op)) +
-                     " runs per step\n# objective with the plan's choices: " +
-                     us(a.objective_us) + " us (the plan's solver " + plan.solver.name + ": " +
+                     " runs per step\n# objective with the plan's choices: " + us(a.objective_us) +
+                     " us (the plan's solver " + plan.solver.name + ": " +
                      us(plan.solver.objective_us) + " us" +
                      (plan.solver.optimal ? ", optimal" : "") + ")\n";
   if (!a.chosen_infeasible.empty()) {
@@ -248,8 +252,8 @@ std::string explained_text(const Explained& e) {
     const std::string note = alt.strategy == a.chosen ? "chosen"
                              : alt.infeasible.empty() ? ""
                                                       : "infeasible: " + alt.infeasible;
-    t.add_row({std::to_string(alt.strategy), alt.text, us(alt.compute_us),
-               us(alt.objective_us), (alt.delta_us > 0 ? "+" : "") + us(alt.delta_us), note});
+    t.add_row({std::to_string(alt.strategy), alt.text, us(alt.compute_us), us(alt.objective_us),
+               (alt.delta_us > 0 ? "+" : "") + us(alt.delta_us), note});
   }
   return text + t.render();
 }

@@ -7,7 +7,8 @@
 //               80GiB]
 //               [--hardware NAME|FILE] [--cost-model nccl|dtensor] [--time-limit S]
 //               [--gap G] [--threads N] [--bound-fixing auto|on|off] [--out plan.json]
-//               [--parallelize torchtitan|FILE] [--async-tp] [--compare-optimal] [--ops [--all-layers]] [--json]
+//               [--parallelize torchtitan|FILE] [--async-tp] [--compare-optimal] [--ops
+//               [--all-layers]] [--json]
 //
 // --parallelize: a user's parallel plan as pins (strategy/pin_rules.h, docs/parallelize.md):
 // FILE holds pin rules; `torchtitan` compiles torchtitan's parallelize_llama for the mesh's dim
@@ -54,18 +55,18 @@
 #include "core/text_file.h"
 #include "core/text_table.h"
 #include "core/units.h"
-#include "graph/model_io.h"
 #include "elapsed_line.h"
+#include "graph/model_io.h"
 #include "hardware_arg.h"
 #include "mesh/mesh_io.h"
 #include "mesh_arg.h"
 #include "number_arg.h"
 #include "output.h"
-#include "plan_ops_text.h"
-#include "plan_summary_text.h"
 #include "plan/async_tp.h"
 #include "plan/plan.h"
 #include "plan/plan_io.h"
+#include "plan_ops_text.h"
+#include "plan_summary_text.h"
 #include "progress_bar.h"
 #include "simulated_step.h"
 #include "solve/solver.h"

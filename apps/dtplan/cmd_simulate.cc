@@ -303,12 +303,11 @@ std::string model_plan_text(const Options& o, const ModelRun& m) {
          std::to_string(m.sim.calls) + " collective calls, " + std::to_string(m.sim.collectives) +
          " group collectives, " + core::format_fixed(m.cost_us, 3) + " us\n";
   if (o.data) {
-    out +=
-        "# verify: " + std::to_string(m.sim.verified) + " verified (" +
-        std::to_string(m.sim.distinct_verified) + " distinct), " + std::to_string(m.sim.skipped) +
-        " skipped for size, " + std::to_string(m.sim.wrong_elements) +
-        " wrong elements, replicas bitwise equal: " + (m.sim.replicas_bitwise_equal ? "yes" : "no") +
-        "\n";
+    out += "# verify: " + std::to_string(m.sim.verified) + " verified (" +
+           std::to_string(m.sim.distinct_verified) + " distinct), " +
+           std::to_string(m.sim.skipped) + " skipped for size, " +
+           std::to_string(m.sim.wrong_elements) + " wrong elements, replicas bitwise equal: " +
+           (m.sim.replicas_bitwise_equal ? "yes" : "no") + "\n";
   }
   out += timeline_text(m.timeline);
   if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";

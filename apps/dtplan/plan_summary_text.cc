@@ -32,8 +32,8 @@ std::string mesh_text(const redist::MeshDescription& mesh) {
     sizes.push_back(std::to_string(s));
     gpus *= s;
   }
-  std::string text = core::join(sizes, "x") + " (" + std::to_string(gpus) +
-                     (gpus == 1 ? " GPU)" : " GPUs)");
+  std::string text =
+      core::join(sizes, "x") + " (" + std::to_string(gpus) + (gpus == 1 ? " GPU)" : " GPUs)");
   if (!mesh.names.empty()) text = core::join(mesh.names, ",") + " " + text;
   std::vector<std::string> flats;
   for (const redist::FlattenedMeshInfo& f : mesh.flattened) flats.push_back(f.name);
@@ -60,10 +60,10 @@ std::string step_line(const HeadlineStep& s) {
   if (!s.step) return "# simulated step: not simulated (" + s.unavailable + ")\n";
   const plan::StepFigures& f = *s.step;
   std::string line = "# simulated step " + fixed(f.step_time_us / 1000.0) + " ms";
-  if (f.tokens_per_s_per_gpu) line += ", " + fixed(*f.tokens_per_s_per_gpu, 1) + " tokens/s per GPU";
+  if (f.tokens_per_s_per_gpu)
+    line += ", " + fixed(*f.tokens_per_s_per_gpu, 1) + " tokens/s per GPU";
   if (f.mfu) line += ", MFU " + fixed(100.0 * *f.mfu, 1) + "%";
-  return line + " (exposed communication " + fixed(f.exposed_communication_us / 1000.0) +
-         " ms)\n";
+  return line + " (exposed communication " + fixed(f.exposed_communication_us / 1000.0) + " ms)\n";
 }
 
 std::string memory_line(const plan::MemorySummary& m) {
@@ -114,8 +114,8 @@ std::string headline_text(const strategy::ModelPlan& mp, const HeadlineStep& ste
   const plan::Plan& plan = mp.plan;
   return "# dtplan plan: " + plan.model + " (" + std::to_string(plan.layers) +
          (plan.layers == 1 ? " layer) on " : " layers) on ") + mesh_text(plan.mesh) + "; " +
-         plan.mesh.hardware + " (" + std::to_string(plan.mesh.gpus_per_node) +
-         " GPUs per node)\n" + step_line(step) + memory_line(plan.memory) + solver_line(mp) +
+         plan.mesh.hardware + " (" + std::to_string(plan.mesh.gpus_per_node) + " GPUs per node)\n" +
+         step_line(step) + memory_line(plan.memory) + solver_line(mp) +
          "# step: " + training_text(plan.training) + "\n# nodes " +
          std::to_string(plan.ops.size()) + ", strategies " + std::to_string(plan.strategies) +
          ", redistributions " + std::to_string(plan.redistributions.size()) + "\n";
@@ -139,22 +139,22 @@ std::string parameters_text(const plan::Plan& plan) {
     auto row = std::find_if(it->second.begin(), it->second.end(),
                             [&](const Row& r) { return r.placements == text; });
     if (row == it->second.end()) {
-      it->second.push_back({text,
-                            strategy::torchtitan_style(op.name, op.shape.size(), op.placements,
-                                                       plan.mesh.names),
-                            0});
+      it->second.push_back(
+          {text,
+           strategy::torchtitan_style(op.name, op.shape.size(), op.placements, plan.mesh.names),
+           0});
       row = it->second.end() - 1;
     }
     ++row->count;
   }
-  core::TextTable t({{"parameter", "", core::Align::kLeft},
-                     {"count", ""},
-                     {"placements", "", core::Align::kLeft},
-                     {"torchtitan", "", core::Align::kLeft}},
-                    "parameters by family (DTensor placements per mesh dim " +
-                        (plan.mesh.names.empty() ? std::string("0..")
-                                                 : core::join(plan.mesh.names, ",")) +
-                        "; torchtitan's style where one matches)");
+  core::TextTable t(
+      {{"parameter", "", core::Align::kLeft},
+       {"count", ""},
+       {"placements", "", core::Align::kLeft},
+       {"torchtitan", "", core::Align::kLeft}},
+      "parameters by family (DTensor placements per mesh dim " +
+          (plan.mesh.names.empty() ? std::string("0..") : core::join(plan.mesh.names, ",")) +
+          "; torchtitan's style where one matches)");
   for (const std::string& family : order) {
     for (const Row& r : families[family]) {
       t.add_row({family, std::to_string(r.count), r.placements, r.style});
@@ -181,8 +181,7 @@ std::string costliest_text(const plan::Plan& plan, std::size_t n) {
     std::int64_t bytes = 0;
     for (const redist::PlanStep& s : r.plan.steps) bytes += s.bytes;
     t.add_row({plan.ops[static_cast<std::size_t>(r.consumer)].name,
-               std::to_string(r.slot) + ": " +
-                   plan.ops[static_cast<std::size_t>(r.producer)].name,
+               std::to_string(r.slot) + ": " + plan.ops[static_cast<std::size_t>(r.producer)].name,
                placement::format_placement_list(r.plan.src) + " -> " +
                    placement::format_placement_list(r.plan.dst),
                steps_text(r.plan), bytes_text(bytes), fixed(r.plan.total_cost_us),
@@ -229,8 +228,8 @@ std::string totals_text(const plan::Plan& plan) {
     }
   }
   for (const auto& [line, count] : warnings) {
-    text += count == 1 ? line
-                       : line.substr(0, line.size() - 1) + " (x" + std::to_string(count) + ")\n";
+    text +=
+        count == 1 ? line : line.substr(0, line.size() - 1) + " (x" + std::to_string(count) + ")\n";
   }
   return text;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // A one-line progress bar on stderr for long subcommands (`dtplan sweep`), drawn only where a
 // person watches: stderr is a terminal, $CI is unset or empty, $TERM is not "dumb", and the
-// output is neither --json nor --quiet. In pipes, CI logs and files it draws nothing, so logs stay clean.
+// output is neither --json nor --quiet. In pipes, CI logs and files it draws nothing, so logs stay
+// clean.
 //
 //   ProgressBar bar(ProgressBar::wanted(json, quiet), "sweep");
 //   bar.update(12, 45, "2x4x128");   // "\rsweep [#######.............]  12/45  2x4x128"

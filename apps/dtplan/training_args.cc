@@ -49,7 +49,8 @@ core::Status apply_training_args(const TrainingArgs& args, graph::ModelOverrides
   overrides.seq_len = args.seq_len;
   overrides.grad_accum = args.grad_accum;
   if (!args.checkpoint.empty()) {
-    DTPLAN_TRY(overrides.checkpoint, core::parse_checkpoint_policy(args.checkpoint, "--checkpoint"));
+    DTPLAN_TRY(overrides.checkpoint,
+               core::parse_checkpoint_policy(args.checkpoint, "--checkpoint"));
   }
   if (!args.float8.empty()) {
     DTPLAN_TRY(overrides.float8, core::parse_float8_recipe(args.float8, "--float8"));

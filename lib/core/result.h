@@ -17,7 +17,7 @@ namespace dtplan::core {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}      // NOLINT: implicit
   Result(Error error) : state_(std::in_place_index<1>, std::move(error)) {}  // NOLINT: implicit
 
   [[nodiscard]] bool ok() const { return state_.index() == 0; }
@@ -66,8 +66,8 @@ using Status = Result<void>;
 
 // DTPLAN_TRY(decl, expr): evaluates expr (a Result); on error returns the error, else binds decl.
 #define DTPLAN_TRY(decl, expr) DTPLAN_TRY_IMPL_(DTPLAN_CONCAT_(dtplan_try_, __LINE__), decl, expr)
-#define DTPLAN_TRY_IMPL_(tmp, decl, expr)  \
-  auto tmp = (expr);                       \
+#define DTPLAN_TRY_IMPL_(tmp, decl, expr)       \
+  auto tmp = (expr);                            \
   if (!tmp.ok()) return std::move(tmp).error(); \
   decl = std::move(tmp).value()
 

@@ -5,7 +5,8 @@
 //
 //   TrainingOptions t{.checkpoint = CheckpointPolicy::kFull, .grad_accum = 4,
 //                     .grad_sync = GradSync::kLastMicrobatch};
-//   checkpoint_policy_name(t.checkpoint) == "full"; grad_sync_name(t.grad_sync) == "last_microbatch"
+//   checkpoint_policy_name(t.checkpoint) == "full"; grad_sync_name(t.grad_sync) ==
+//   "last_microbatch"
 
 #include <cstdint>
 #include <string_view>

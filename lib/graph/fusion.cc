@@ -35,7 +35,8 @@ std::vector<std::int32_t> barrier_levels(const Graph& graph) {
   const auto nodes = graph.nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     std::int32_t l = 0;
-    for (NodeId in : nodes[i].inputs) l = std::max(l, level[static_cast<std::size_t>(index_of(in))]);
+    for (NodeId in : nodes[i].inputs)
+      l = std::max(l, level[static_cast<std::size_t>(index_of(in))]);
     level[i] = l + (is_barrier(nodes[i]) ? 1 : 0);
   }
   return level;

@@ -14,9 +14,15 @@ using Ints = std::vector<std::int64_t>;
 
 Dims dims_of(const Llama3Config& c) {
   const std::int64_t hd = llama3_head_dim(c);
-  return Dims{llama3_microbatch(c), c.seq_len,    c.dim,
-              c.n_heads,         c.n_kv_heads, hd,
-              llama3_ffn_dim(c), c.vocab_size, llama3_max_seq_len(c)};
+  return Dims{llama3_microbatch(c),
+              c.seq_len,
+              c.dim,
+              c.n_heads,
+              c.n_kv_heads,
+              hd,
+              llama3_ffn_dim(c),
+              c.vocab_size,
+              llama3_max_seq_len(c)};
 }
 
 SdpaKinds sdpa_kinds(AttentionKernel k) {

@@ -120,7 +120,8 @@ Status validate_llama3_config(const Llama3Config& c) {
     return field_error("norm_eps", "must be a positive number");
   }
   // Element counts of the largest tensors, times 8 bytes, must fit in 64 bits.
-  const std::int64_t f = llama3_ffn_dim(c), b = llama3_microbatch(c), sq = c.seq_len, v = c.vocab_size;
+  const std::int64_t f = llama3_ffn_dim(c), b = llama3_microbatch(c), sq = c.seq_len,
+                     v = c.vocab_size;
   const std::int64_t smax = llama3_max_seq_len(c), half = llama3_head_dim(c) / 2, d = c.dim;
   const std::pair<const char*, std::array<std::int64_t, 4>> kTensors[] = {
       {"logits [B,S,vocab_size]", {b, sq, v, 8}},

@@ -39,7 +39,7 @@ struct Llama3Config {
   std::int64_t multiple_of = 1024;
   double norm_eps = 1e-5;
   double rope_theta = 500000.0;  // recorded only: RoPE frequencies do not change the graph
-  std::int64_t batch = 16;  // the global batch of one step (all microbatches)
+  std::int64_t batch = 16;       // the global batch of one step (all microbatches)
   std::int64_t seq_len = 8192;
   std::optional<std::int64_t> max_seq_len;  // rows of freqs_cis; default seq_len
   AttentionKernel attention = AttentionKernel::kCudnn;
@@ -70,8 +70,8 @@ std::int64_t llama3_max_seq_len(const Llama3Config& config);
 
 // Checks the configuration; errors name the field ("field 'n_kv_heads': 5 does not divide
 // n_heads 32"). Requires: positive sizes, n_heads | dim, n_kv_heads | n_heads, an even head_dim
-// (RoPE pairs), grad_accum >= 1 dividing batch, seq_len <= max_seq_len, n_layers <= kMaxLayers, and every tensor's element count
-// (logits B*S*V included) within 64 bits.
+// (RoPE pairs), grad_accum >= 1 dividing batch, seq_len <= max_seq_len, n_layers <= kMaxLayers, and
+// every tensor's element count (logits B*S*V included) within 64 bits.
 core::Status validate_llama3_config(const Llama3Config& config);
 
 // Trainable parameters: 2*V*D + D + n_layers*(2*D*D + 2*D*Hkv*hd + 3*D*F + 2*D), checked.

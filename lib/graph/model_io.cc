@@ -22,10 +22,11 @@ using core::Result;
 using Json = nlohmann::ordered_json;
 
 constexpr std::array<std::string_view, 24> kLlama3Fields = {
-    "builder",     "name",       "comment",    "dim",         "n_layers",   "n_heads",
-    "n_kv_heads",  "vocab_size", "ffn_dim",    "ffn_dim_multiplier",        "multiple_of",
-    "norm_eps",    "rope_theta", "batch",      "seq_len",     "max_seq_len", "attention",
-    "checkpoint",  "grad_accum", "grad_sync", "compile",  "float8",     "description", "layers"};
+    "builder",     "name",       "comment",     "dim",        "n_layers",
+    "n_heads",     "n_kv_heads", "vocab_size",  "ffn_dim",    "ffn_dim_multiplier",
+    "multiple_of", "norm_eps",   "rope_theta",  "batch",      "seq_len",
+    "max_seq_len", "attention",  "checkpoint",  "grad_accum", "grad_sync",
+    "compile",     "float8",     "description", "layers"};
 
 Error bad(std::string message) { return Error::bad_input(std::move(message)); }
 
@@ -130,7 +131,8 @@ Result<Llama3Config> llama3_config_from(const Json& doc) {
   }
   if (doc.contains("compile")) {
     const Json& j = doc["compile"];
-    if (!j.is_boolean()) return bad(field("compile") + ": expected true or false, got " + json_type(j));
+    if (!j.is_boolean())
+      return bad(field("compile") + ": expected true or false, got " + json_type(j));
     c.execution = j.get<bool>() ? core::Execution::kCompiled : core::Execution::kEager;
   }
   if (doc.contains("float8")) {
@@ -179,8 +181,8 @@ core::Status check_batch_overrides(const Llama3Config& config, const ModelOverri
     return {};
   }
   if (overrides.grad_accum) {
-    return bad("--grad-accum: " + std::to_string(config.grad_accum) + " does not divide the batch " +
-               std::to_string(config.batch));
+    return bad("--grad-accum: " + std::to_string(config.grad_accum) +
+               " does not divide the batch " + std::to_string(config.batch));
   }
   return bad("--batch: " + std::to_string(config.batch) + " is not a multiple of grad_accum " +
              std::to_string(config.grad_accum));

@@ -8,10 +8,10 @@
 //  "checkpoint": none|selective_op|full, "grad_accum": N (microbatches; "batch" stays the global
 //  batch), "grad_sync": every_microbatch|last_microbatch, "compile": true|false,
 //  "float8": none|tensorwise|rowwise, "comment"), or a
-// graph document (graph_io.h). A graph document goes through what AutoParallel applies to a traced graph before solving: alias
-// insertion (alias_pass.h; a no-op on an already aliased graph), then, when it carries no repeat
-// annotation, repeated-layer detection (layer_groups.h from its layer ids, or repeat_regions.h
-// when no node has one). Errors name the file and the field:
+// graph document (graph_io.h). A graph document goes through what AutoParallel applies to a traced
+// graph before solving: alias insertion (alias_pass.h; a no-op on an already aliased graph), then,
+// when it carries no repeat annotation, repeated-layer detection (layer_groups.h from its layer
+// ids, or repeat_regions.h when no node has one). Errors name the file and the field:
 // "configs/models/x.json: field 'n_kv_heads': 5 does not divide n_heads 32".
 //
 // This is what `dtplan plan --model FILE [--layers N]` calls:
@@ -38,7 +38,7 @@ struct ModelOverrides {
   std::optional<std::int64_t> grad_accum = std::nullopt;
   std::optional<GradSync> grad_sync = std::nullopt;
   std::optional<core::Execution> execution = std::nullopt;  // --compile / --no-compile (any model)
-  std::optional<core::Float8Recipe> float8 = std::nullopt;     // --float8 (builder models)
+  std::optional<core::Float8Recipe> float8 = std::nullopt;  // --float8 (builder models)
 
   // Whether any override that only a builder model takes is set (all of them).
   [[nodiscard]] bool builder_only() const {

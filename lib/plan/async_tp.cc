@@ -163,8 +163,9 @@ core::Result<std::int32_t> tp_dim(const Plan& plan, const cost::HardwareProfile&
   const auto it = std::find(names.begin(), names.end(), "tp");
   const std::string w(what);
   if (it == names.end() || plan.mesh.shape[static_cast<std::size_t>(it - names.begin())] <= 1) {
-    return core::Error::bad_input(w + ": needs a mesh dim named tp of size > 1 (async TP fuses "
-                                      "the tensor-parallel collectives)");
+    return core::Error::bad_input(w +
+                                  ": needs a mesh dim named tp of size > 1 (async TP fuses "
+                                  "the tensor-parallel collectives)");
   }
   const auto tp = static_cast<std::int32_t>(it - names.begin());
   if (profile.node.intra_fabric != cost::IntraFabric::kNvSwitch) {

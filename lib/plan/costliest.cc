@@ -17,14 +17,14 @@ std::vector<RankedRedistribution> costliest_redistributions(const Plan& plan, st
   auto consumer = [&](const RankedRedistribution& e) -> const PlanRedistribution& {
     return plan.redistributions[e.index];
   };
-  std::sort(all.begin(), all.end(), [&](const RankedRedistribution& a,
-                                        const RankedRedistribution& b) {
-    if (a.step_us != b.step_us) return a.step_us > b.step_us;
-    const std::string& an = plan.ops[static_cast<std::size_t>(consumer(a).consumer)].name;
-    const std::string& bn = plan.ops[static_cast<std::size_t>(consumer(b).consumer)].name;
-    if (an != bn) return an < bn;
-    return consumer(a).slot < consumer(b).slot;
-  });
+  std::sort(all.begin(), all.end(),
+            [&](const RankedRedistribution& a, const RankedRedistribution& b) {
+              if (a.step_us != b.step_us) return a.step_us > b.step_us;
+              const std::string& an = plan.ops[static_cast<std::size_t>(consumer(a).consumer)].name;
+              const std::string& bn = plan.ops[static_cast<std::size_t>(consumer(b).consumer)].name;
+              if (an != bn) return an < bn;
+              return consumer(a).slot < consumer(b).slot;
+            });
   if (all.size() > n) all.resize(n);
   return all;
 }

@@ -15,9 +15,9 @@
 namespace dtplan::plan {
 
 struct RankedRedistribution {
-  std::size_t index = 0;   // into plan.redistributions
-  std::int64_t runs = 0;   // per training step
-  double step_us = 0;      // total_cost_us x runs
+  std::size_t index = 0;  // into plan.redistributions
+  std::int64_t runs = 0;  // per training step
+  double step_us = 0;     // total_cost_us x runs
   bool operator==(const RankedRedistribution&) const = default;
 };
 

@@ -12,10 +12,8 @@ std::string parameter_family(std::string_view name) {
   for (std::string_view part : core::split(name, '.')) {
     if (!first) out += '.';
     first = false;
-    const bool index =
-        !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
-          return c >= '0' && c <= '9';
-        });
+    const bool index = !part.empty() && std::all_of(part.begin(), part.end(),
+                                                    [](char c) { return c >= '0' && c <= '9'; });
     out += index ? std::string_view("*") : part;
   }
   return out;

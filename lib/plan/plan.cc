@@ -115,8 +115,8 @@ core::Status check_fused_step(const Plan& plan, const FusedMatmul& f, const Step
                               const std::string& at, std::set<StepRef>& taken) {
   if (ref.redistribution < 0 ||
       static_cast<std::size_t>(ref.redistribution) >= plan.redistributions.size()) {
-    return field_error(at, "redistribution " + std::to_string(ref.redistribution) +
-                               " does not exist");
+    return field_error(at,
+                       "redistribution " + std::to_string(ref.redistribution) + " does not exist");
   }
   const auto& steps = plan.redistributions[static_cast<std::size_t>(ref.redistribution)].plan.steps;
   if (ref.step < 0 || static_cast<std::size_t>(ref.step) >= steps.size()) {
@@ -126,8 +126,8 @@ core::Status check_fused_step(const Plan& plan, const FusedMatmul& f, const Step
   const auto want = f.kind == FusedKind::kAllGatherMatmul ? collective::Collective::kAllGather
                                                           : collective::Collective::kReduceScatter;
   if (redist::collective_of(step.transform.kind) != want || step.group_size <= 1) {
-    return field_error(at, "is not a " + std::string(collective::name(want)) +
-                               " on more than one rank");
+    return field_error(
+        at, "is not a " + std::string(collective::name(want)) + " on more than one rank");
   }
   if (!taken.insert(ref).second) return field_error(at, "is fused twice");
   return {};

@@ -132,7 +132,7 @@ struct Plan {
   // Under training.async_tp: the tp collectives fused with their matmuls (plan/async_tp.h), in
   // the order of their first collective; empty otherwise.
   std::vector<FusedMatmul> fused_matmuls;
-  std::int64_t strategies = 0;                      // options summed over ops
+  std::int64_t strategies = 0;  // options summed over ops
   SolverSummary solver;
   CostSummary cost;
   MemorySummary memory;

@@ -303,9 +303,8 @@ core::Status check_warnings(const Plan& plan) {
 core::Status check_training(const Plan& plan) {
   const core::TrainingOptions& t = plan.training;
   if (t.grad_accum < 1 || t.grad_accum > core::kMaxMicrobatches) {
-    return field_error("training.grad_accum",
-                       std::to_string(t.grad_accum) + " is not in [1, " +
-                           std::to_string(core::kMaxMicrobatches) + "]");
+    return field_error("training.grad_accum", std::to_string(t.grad_accum) + " is not in [1, " +
+                                                  std::to_string(core::kMaxMicrobatches) + "]");
   }
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
     const PlanOp& op = plan.ops[i];

@@ -15,7 +15,8 @@
 //                  [0, kMaxCostPs ps]; options >= 1; strategy either the op's placements or
 //                  "OUTPUTS <- INPUTS" (strategy::format_strategy) whose first output is the
 //                  op's placements;
-//   training       grad_accum in [1, core::kMaxMicrobatches] (core/training.h); an op's schedule "recompute" only on
+//   training       grad_accum in [1, core::kMaxMicrobatches] (core/training.h); an op's schedule
+//   "recompute" only on
 //                  forward ops of a layer under a checkpoint policy, "gradient" only on backward
 //                  ops (the runs they imply are checked through cost and collectives);
 //   strategies     the sum of the ops' options;

@@ -73,9 +73,8 @@ ParameterComparison compare_parameters(std::span<const ComparedPlan> plans) {
     if (p.plan.model != plans[0].plan.model) out.models = ModelMatch::kDiffer;
   }
   for (const std::string& name : names) {
-    const bool everywhere = std::all_of(all.begin(), all.end(), [&](const Families& f) {
-      return f.by_name.contains(name);
-    });
+    const bool everywhere = std::all_of(
+        all.begin(), all.end(), [&](const Families& f) { return f.by_name.contains(name); });
     ++(everywhere ? out.compared : out.unmatched);
   }
   for (const std::string& name : all[0].order) {

@@ -89,8 +89,8 @@ std::string_view model_match_name(ModelMatch match);
 
 struct ParameterComparison {
   ModelMatch models = ModelMatch::kSame;
-  std::int64_t compared = 0;   // families every plan has
-  std::int64_t unmatched = 0;  // families some plan lacks (not compared)
+  std::int64_t compared = 0;                   // families every plan has
+  std::int64_t unmatched = 0;                  // families some plan lacks (not compared)
   std::vector<ParameterDifference> differing;  // in the first plan's op order
   bool operator==(const ParameterComparison&) const = default;
 };
@@ -99,8 +99,8 @@ struct PlanComparison {
   // Per plan, against the first: none where the first plan's figure is zero.
   std::vector<std::optional<double>> step_time_ratio;
   std::vector<std::optional<double>> peak_memory_ratio;
-  std::vector<CollectiveKindRow> by_kind;        // kinds some plan has, in Collective order
-  std::vector<CollectiveDimsRow> by_mesh_dims;   // dim-name lists some plan has, ascending
+  std::vector<CollectiveKindRow> by_kind;       // kinds some plan has, in Collective order
+  std::vector<CollectiveDimsRow> by_mesh_dims;  // dim-name lists some plan has, ascending
   ParameterComparison parameters;
   bool operator==(const PlanComparison&) const = default;
 };

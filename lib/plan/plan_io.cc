@@ -35,17 +35,17 @@ Json collective_json(const CollectiveSummary& c) {
 
 Json op_json(const PlanOp& op) {
   Json j = {{"name", op.name},
-          {"op", op.op},
-          {"phase", phase_name(op.phase)},
-          {"layer", op.layer},
-          {"role", op.role},
-          {"inputs", op.inputs},
-          {"shape", op.shape},
-          {"dtype", core::dtype_name(op.dtype)},
-          {"placements", placement::format_placements(op.placements)},
-          {"strategy", op.strategy},
-          {"options", op.options},
-          {"compute_us", op.compute_us}};
+            {"op", op.op},
+            {"phase", phase_name(op.phase)},
+            {"layer", op.layer},
+            {"role", op.role},
+            {"inputs", op.inputs},
+            {"shape", op.shape},
+            {"dtype", core::dtype_name(op.dtype)},
+            {"placements", placement::format_placements(op.placements)},
+            {"strategy", op.strategy},
+            {"options", op.options},
+            {"compute_us", op.compute_us}};
   if (op.schedule != OpSchedule::kMicrobatch) j["schedule"] = op_schedule_name(op.schedule);
   return j;
 }
@@ -141,8 +141,8 @@ core::Result<PlanOp> read_op(const JsonReader& r, const Json& j, const std::stri
   DTPLAN_TRY(op.compute_us, number_field(r, j, "compute_us", path));
   if (j.contains("schedule")) {
     DTPLAN_TRY(std::string schedule, string_field(r, j, "schedule", path));
-    DTPLAN_TRY(op.schedule, r.at(parse_op_schedule(schedule, "schedule"),
-                                 join_path(path, "schedule")));
+    DTPLAN_TRY(op.schedule,
+               r.at(parse_op_schedule(schedule, "schedule"), join_path(path, "schedule")));
   }
   return op;
 }
@@ -152,9 +152,13 @@ Json fused_json(const FusedMatmul& f) {
   for (const StepRef& c : f.collectives) {
     collectives.push_back({{"redistribution", c.redistribution}, {"step", c.step}});
   }
-  return {{"kind", fused_kind_name(f.kind)}, {"matmuls", f.matmuls},
-          {"collectives", std::move(collectives)}, {"chunks", f.chunks},
-          {"chunk_bytes", f.chunk_bytes}, {"copy_us", f.copy_us}, {"fused_us", f.fused_us}};
+  return {{"kind", fused_kind_name(f.kind)},
+          {"matmuls", f.matmuls},
+          {"collectives", std::move(collectives)},
+          {"chunks", f.chunks},
+          {"chunk_bytes", f.chunk_bytes},
+          {"copy_us", f.copy_us},
+          {"fused_us", f.fused_us}};
 }
 
 // One entry of "fused_matmuls" (plan/fused_matmul.h); its prices are checked by
@@ -186,15 +190,14 @@ core::Result<core::TrainingOptions> read_training(const JsonReader& r, const Jso
   if (!doc.contains("training")) return t;
   DTPLAN_TRY(const Json* j, r.get(doc, "training", ""));
   DTPLAN_TRY(std::string checkpoint, string_field(r, *j, "checkpoint", "training"));
-  DTPLAN_TRY(t.checkpoint, r.at(core::parse_checkpoint_policy(checkpoint, "checkpoint"),
-                                "training.checkpoint"));
+  DTPLAN_TRY(t.checkpoint,
+             r.at(core::parse_checkpoint_policy(checkpoint, "checkpoint"), "training.checkpoint"));
   DTPLAN_TRY(t.grad_accum, int_field(r, *j, "grad_accum", "training"));
   DTPLAN_TRY(std::string sync, string_field(r, *j, "grad_sync", "training"));
   DTPLAN_TRY(t.grad_sync, r.at(core::parse_grad_sync(sync, "grad_sync"), "training.grad_sync"));
   // "compile" (absent in plans written before it: eager).
   if (j->contains("compile")) {
-    DTPLAN_TRY(bool compiled,
-               (field<bool>(r, *j, "compile", "training", &JsonReader::boolean)));
+    DTPLAN_TRY(bool compiled, (field<bool>(r, *j, "compile", "training", &JsonReader::boolean)));
     t.execution = compiled ? core::Execution::kCompiled : core::Execution::kEager;
   }
   // "float8" (absent in plans written before it: none).

@@ -5,7 +5,8 @@
 //     share of the fused op's time, plan/fused_matmul.h); communication = Σ collective steps
 //     (all_gather, reduce_scatter, all_reduce, all_to_all) of every redistribution x its runs,
 //     but those a fused matmul absorbs; redistribution = Σ local steps (local_chunk,
-//     local_partition) x runs; total = their sum (nothing overlapped); runs as plan/step_runs.h counts them;
+//     local_partition) x runs; total = their sum (nothing overlapped); runs as plan/step_runs.h
+//     counts them;
 //   - collectives: steps grouped by (kind, mesh dims, flattened mesh, group size), in that key
 //     order, each run counted; a step on a one-rank group is skipped at runtime and not counted,
 //     nor one a fused matmul absorbs (it runs as peer copies, not as an NCCL collective);

@@ -6,8 +6,7 @@ std::int64_t op_runs(OpSchedule schedule, const core::TrainingOptions& training)
   return training.grad_accum * (schedule == OpSchedule::kRecompute ? 2 : 1);
 }
 
-bool reduces_once(OpSchedule producer, OpSchedule consumer,
-                  const core::TrainingOptions& training) {
+bool reduces_once(OpSchedule producer, OpSchedule consumer, const core::TrainingOptions& training) {
   return training.grad_sync == core::GradSync::kLastMicrobatch &&
          producer == OpSchedule::kGradient && consumer == OpSchedule::kGradient;
 }

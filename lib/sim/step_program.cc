@@ -32,8 +32,8 @@ std::string_view task_kind_name(TaskKind kind) {
 namespace {
 
 // (microbatch, point, consumer, copy, slot, step): see the issue keys in step_program.h.
-using Key = std::tuple<std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::int32_t,
-                       std::int32_t>;
+using Key =
+    std::tuple<std::int64_t, std::int64_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t>;
 constexpr std::int32_t kOpSub = std::numeric_limits<std::int32_t>::max();
 
 std::string op_label(const plan::Plan& plan, std::size_t i) {
@@ -290,7 +290,8 @@ core::Result<std::vector<Task>> chain_template(Builder& b, Partitions& partition
       if (dims.empty() || !std::is_sorted(dims.begin(), dims.end()) ||
           std::adjacent_find(dims.begin(), dims.end()) != dims.end() || dims.front() < 0 ||
           dims.back() >= ndim) {
-        return core::Error::bad_input(slabel + ": mesh dims must be distinct, ascending and in [0, " +
+        return core::Error::bad_input(slabel +
+                                      ": mesh dims must be distinct, ascending and in [0, " +
                                       std::to_string(ndim) + ")");
       }
       const std::string& flat = step.transform.flattened_mesh;
@@ -310,7 +311,7 @@ core::Result<std::vector<Task>> chain_template(Builder& b, Partitions& partition
                                       " but its mesh dims make groups of " +
                                       std::to_string(part.size));
       }
-      if (part.size == 1) continue;  // skipped at runtime
+      if (part.size == 1) continue;         // skipped at runtime
       if (b.fused.absorbs(r, s)) continue;  // peer copies inside its fused matmul's time
       t.kind = TaskKind::kCollective;
       t.partition = *part_idx;
@@ -382,7 +383,7 @@ struct Emitter {
   const std::vector<bool>& derived;
   const std::vector<std::vector<Task>>& chains;
   Builder& b;
-  std::vector<std::int32_t> point;                // per op: recompute point, or -1
+  std::vector<std::int32_t> point;                   // per op: recompute point, or -1
   std::vector<std::vector<std::int32_t>> op_task{};  // [copy][op] of the current microbatch
   std::vector<std::int32_t> first_op_task{};         // [op]: the first microbatch's forward runs
 
@@ -408,7 +409,8 @@ struct Emitter {
       const plan::PlanOp& producer = plan.ops[static_cast<std::size_t>(rd.producer)];
       const plan::PlanOp& consumer = plan.ops[static_cast<std::size_t>(rd.consumer)];
       const bool last = m + 1 == plan.training.grad_accum;
-      if (!last && plan::reduces_once(producer.schedule, consumer.schedule, plan.training)) continue;
+      if (!last && plan::reduces_once(producer.schedule, consumer.schedule, plan.training))
+        continue;
       for (std::int32_t copy = 0; copy < 2; ++copy) {
         if (op_task[static_cast<std::size_t>(copy)][static_cast<std::size_t>(rd.consumer)] >= 0) {
           emit_chain(m, r, copy);
@@ -437,7 +439,8 @@ struct Emitter {
     for (std::int32_t i = 0; i < n; ++i) {
       const plan::PlanOp& op = plan.ops[static_cast<std::size_t>(i)];
       for (std::int32_t copy = 0; copy < 2; ++copy) {
-        const std::int32_t task = op_task[static_cast<std::size_t>(copy)][static_cast<std::size_t>(i)];
+        const std::int32_t task =
+            op_task[static_cast<std::size_t>(copy)][static_cast<std::size_t>(i)];
         if (task < 0) continue;
         const bool late = copy == 1 || op.phase == plan::Phase::kBackward;
         std::vector<std::int32_t> deps;
@@ -487,8 +490,9 @@ struct Emitter {
         t.gate = op_task[0][static_cast<std::size_t>(gate)];
         t.deps.push_back(t.gate);
       }
-      const std::int64_t issue = local_only ? 2 * std::int64_t{copy == 1 ? point[c] : rd.consumer} + copy
-                                            : 2 * std::int64_t{after} + 1;
+      const std::int64_t issue = local_only
+                                     ? 2 * std::int64_t{copy == 1 ? point[c] : rd.consumer} + copy
+                                     : 2 * std::int64_t{after} + 1;
       prev_task = b.add(std::move(t), Key{m, issue, rd.consumer, copy, rd.slot, step.step});
     }
     b.prog.tasks[static_cast<std::size_t>(consumer_task)].deps[static_cast<std::size_t>(rd.slot)] =

@@ -21,8 +21,8 @@
 //   - each step of a redistribution (consumer c, slot s, producer p), in step order: a
 //     collective on the stream of its mesh dims / flattened mesh (steps on one-rank groups are
 //     skipped, as PyTorch skips them, and so are the steps a fused matmul absorbs: their peer
-//     copies are inside its matmuls' time); a local step (chunk, partition) on the stream of the next
-//     collective of its chain, else the previous one; a chain of local steps only runs on the
+//     copies are inside its matmuls' time); a local step (chunk, partition) on the stream of the
+//     next collective of its chain, else the previous one; a chain of local steps only runs on the
 //     compute stream just before its consumer. The chain is issued as soon as p's value exists
 //     (the gradient reduce-scatters overlap the rest of the backward), for a recomputation not
 //     before its recompute point; a chain whose producer is parameter-derived (a parameter, or

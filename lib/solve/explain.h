@@ -1,7 +1,8 @@
 #pragma once
 // explain(): why one labelling beats another. Splits the objective difference into the unary terms
 // of the nodes and the pairwise terms of the edges whose cost differs, largest first, in the way
-// AutoParallel's diff_solutions splits compute and communication (docs/reference/strategy_selection.md §1.9).
+// AutoParallel's diff_solutions splits compute and communication
+// (docs/reference/strategy_selection.md §1.9).
 //
 // Example (problem.h's two-node example): a = {1, 1} (cost 2), b = {0, 0} (cost 4):
 //   delta_us = 4 - 2 = 2 in favour of a; terms: node 'b' 0 -> 3 (+3), node 'a' 2 -> 1 (-1);

@@ -6,14 +6,14 @@
 // exact in double arithmetic and different solvers can be compared with ==), optional forbidden
 // pairs, followers, pins and memory rows.
 //
-// layered_problem: shaped like the joint graph of a LLaMA3 decoder stack (docs/reference/strategy_selection.md §2.12, §5):
-// a prologue, `layers` identical layers and an epilogue. A layer is a chain of ops with labels
-// drawn like DTensor strategy counts (15 for activations, 24 for einsums, 23 for attention
-// layouts, 7 for SDPA, a rare 100-200), two residual skip edges (layer input -> attention add,
-// attention add -> layer output), short skips (multi-user tensors), and parameter leaves with 9
-// labels whose bytes shrink with sharding (full, /8, /64). Redistribution matrices are 0 on
-// matching placements, positive elsewhere, with a few forbidden (+inf) pairs; the layers are listed
-// as one RepeatGroup when annotate_repeats is set.
+// layered_problem: shaped like the joint graph of a LLaMA3 decoder stack
+// (docs/reference/strategy_selection.md §2.12, §5): a prologue, `layers` identical layers and an
+// epilogue. A layer is a chain of ops with labels drawn like DTensor strategy counts (15 for
+// activations, 24 for einsums, 23 for attention layouts, 7 for SDPA, a rare 100-200), two residual
+// skip edges (layer input -> attention add, attention add -> layer output), short skips (multi-user
+// tensors), and parameter leaves with 9 labels whose bytes shrink with sharding (full, /8, /64).
+// Redistribution matrices are 0 on matching placements, positive elsewhere, with a few forbidden
+// (+inf) pairs; the layers are listed as one RepeatGroup when annotate_repeats is set.
 //
 // Example: layered_problem({.layers = 2, .nodes_per_layer = 300}) has 2 * 300 + prologue +
 // epilogue nodes and about 1.4 edges per node.

@@ -1,6 +1,6 @@
 #pragma once
-// The ILP backend: AutoParallel's formulation (docs/reference/strategy_selection.md §1.3–§1.5) solved by
-// COIN-OR CBC, to check the exact solver against the solver AutoParallel uses.
+// The ILP backend: AutoParallel's formulation (docs/reference/strategy_selection.md §1.3–§1.5)
+// solved by COIN-OR CBC, to check the exact solver against the solver AutoParallel uses.
 //
 // One binary x[v,a,o,j] per consumer argument a (an incoming edge u -> v, by slot) and pair of
 // consumer label o and producer label j; one x[v,0,o,0] per label of a node without inputs.

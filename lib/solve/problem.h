@@ -1,7 +1,7 @@
 #pragma once
 // The labelling problem the solver sees: a domain-free pairwise cost model in the spirit of XLA's
-// auto-sharding problem format (docs/reference/strategy_selection.md §1.6: AutoParallel's ILP is exactly
-// min Σ_v U_v(y_v) + Σ_(u→v) B_uv(y_u, y_v) with one label per node).
+// auto-sharding problem format (docs/reference/strategy_selection.md §1.6: AutoParallel's ILP is
+// exactly min Σ_v U_v(y_v) + Σ_(u→v) B_uv(y_u, y_v) with one label per node).
 //
 // - Node: one decision with L labels (strategies) and a unary cost per label (compute, µs).
 // - Edge: producer → consumer argument slot with an L_from × L_to matrix (redistribution, µs);

@@ -156,9 +156,9 @@ core::Result<double> compute_cost_us(const graph::Node& node, Rule rule,
   DTPLAN_TRY(OpFlops f, flops_of(node, rule, local_inputs, dtype, profile, options));
   // The roofline with the slots and outputs `internal` marks left out of the traffic.
   auto priced = [&](const graph::FusedOp& fused) -> core::Result<cost::ComputeCost> {
-    DTPLAN_TRY(std::int64_t bytes,
-               bytes_of(local_inputs, operands, 0,
-                        [&](std::size_t i) { return fused.input_internal(i); }));
+    DTPLAN_TRY(std::int64_t bytes, bytes_of(local_inputs, operands, 0, [&](std::size_t i) {
+                 return fused.input_internal(i);
+               }));
     DTPLAN_TRY(bytes, bytes_of(local_outputs, node.outputs, bytes,
                                [&](std::size_t o) { return fused.output_internal(o); }));
     return cost::kernel_roofline(cost::Work{f.flops, bytes}, dtype, f.kernel, profile);

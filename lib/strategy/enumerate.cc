@@ -114,9 +114,9 @@ core::Result<OpStrategy> finalize(ops::RuleOutput&& out, const ops::OpContext& c
       for (std::size_t i = 0; i < c.inputs.size(); ++i) {
         local_inputs[i] = local_shape_at_origin(ctx.in_shape(i), c.inputs[i], ctx.mesh);
       }
-      DTPLAN_TRY(s.compute_us, compute_cost_us(ctx.node, out.rule, ctx.inputs, local_inputs,
-                                               s.local_output_shapes, profile, ctx.options,
-                                               ctx.fusion));
+      DTPLAN_TRY(s.compute_us,
+                 compute_cost_us(ctx.node, out.rule, ctx.inputs, local_inputs,
+                                 s.local_output_shapes, profile, ctx.options, ctx.fusion));
       s.outputs = std::move(c.outputs);
       s.inputs = std::move(c.inputs);
       s.masked_partial = c.masked_partial;
@@ -222,7 +222,7 @@ core::Result<OpStrategy> enumerate_op(const OpRequest& request,
     }
   }
   const ops::OpContext ctx{node,       request.inputs, request.producer_options,
-                          mesh_sizes, options,        request.fusion};
+                           mesh_sizes, options,        request.fusion};
   auto out = run_rule(rule, ctx);
   if (!out.ok()) return out.error().with_context(label);
   auto op = finalize(std::move(out).value(), ctx, profile);

@@ -57,8 +57,7 @@ core::Result<std::vector<ActivationMemory>> accumulator_terms(const graph::Graph
 
 }  // namespace
 
-core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
-                                       const GraphStrategies& strategies,
+core::Result<MemoryTerms> memory_terms(const graph::Graph& graph, const GraphStrategies& strategies,
                                        const core::TrainingOptions& training) {
   MemoryTerms out;
   const auto nodes = graph.nodes();
@@ -96,8 +95,8 @@ core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
   std::map<std::int32_t, std::set<std::size_t>> owners;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const graph::Node& node = nodes[i];
-    const bool reader = recomputed[i] != 0 ||
-                        (node.phase == graph::Phase::kBackward && node.op != graph::OpKind::kOutput);
+    const bool reader = recomputed[i] != 0 || (node.phase == graph::Phase::kBackward &&
+                                               node.op != graph::OpKind::kOutput);
     if (!reader) continue;
     for (graph::NodeId p : node.inputs) {
       const graph::Node& producer = graph.node(p);

@@ -55,15 +55,14 @@ struct ActivationMemory {
 };
 
 struct MemoryTerms {
-  std::vector<ParameterMemory> parameters;    // graph order
-  std::vector<ActivationMemory> activations;  // graph order
+  std::vector<ParameterMemory> parameters;     // graph order
+  std::vector<ActivationMemory> activations;   // graph order
   std::vector<ActivationMemory> accumulators;  // graph order: unsharded gradients kept, fp32
   bool operator==(const MemoryTerms&) const = default;
 };
 
 // @post error (kBadInput) only when a byte count overflows int64.
-core::Result<MemoryTerms> memory_terms(const graph::Graph& graph,
-                                       const GraphStrategies& strategies,
+core::Result<MemoryTerms> memory_terms(const graph::Graph& graph, const GraphStrategies& strategies,
                                        const core::TrainingOptions& training = {});
 
 // Per-rank totals for one choice per graph node (`choice[i]`: the strategy of node i; nodes

@@ -105,14 +105,14 @@ core::Result<OpAlternatives> op_alternatives(const PlanProblem& pp,
     alt[static_cast<std::size_t>(p)] = labels_of(sp, switched)[static_cast<std::size_t>(p)];
     if (!follow(sp.problem, p, alt)) {
       const std::vector<double>& own = sp.problem.nodes[static_cast<std::size_t>(p)].cost_us;
-      out.alternatives.push_back({.strategy = strategy,
-                                  .text = format_strategy(s.strategies[k]),
-                                  .compute_us = own[static_cast<std::size_t>(
-                                      alt[static_cast<std::size_t>(p)])],
-                                  .objective_us = INFINITY,
-                                  .delta_us = INFINITY,
-                                  .infeasible = "follower: an op tied to it has no strategy "
-                                                "for this one"});
+      out.alternatives.push_back(
+          {.strategy = strategy,
+           .text = format_strategy(s.strategies[k]),
+           .compute_us = own[static_cast<std::size_t>(alt[static_cast<std::size_t>(p)])],
+           .objective_us = INFINITY,
+           .delta_us = INFINITY,
+           .infeasible = "follower: an op tied to it has no strategy "
+                         "for this one"});
       continue;
     }
     DTPLAN_TRY(const solve::Evaluation e, solve::evaluate(sp.problem, alt));

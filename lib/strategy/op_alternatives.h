@@ -7,8 +7,9 @@
 // alternative breaks (a memory row, a pair DTensor cannot redistribute, a tie).
 //
 //   DTPLAN_TRY(auto choice, plan_choice(graph, pp.strategies, plan));
-//   DTPLAN_TRY(OpAlternatives a, op_alternatives(pp, choice, *graph.find("layers.0.attention.wq.einsum")));
-//   a.alternatives[0]   // the cheapest switch; the chosen strategy has delta_us == 0
+//   DTPLAN_TRY(OpAlternatives a, op_alternatives(pp, choice,
+//   *graph.find("layers.0.attention.wq.einsum"))); a.alternatives[0]   // the cheapest switch; the
+//   chosen strategy has delta_us == 0
 
 #include <cstdint>
 #include <span>

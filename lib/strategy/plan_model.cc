@@ -47,11 +47,9 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
 
   DTPLAN_TRY(std::vector<std::int32_t> choice, map_solution(sp, solution.labels));
   ModelPlan out;
-  DTPLAN_TRY(
-      out.plan,
-      lower_plan({graph, strategies, choice, sp.memory, options.memory_limit_bytes,
-                  options.training},
-                 coster));
+  DTPLAN_TRY(out.plan, lower_plan({graph, strategies, choice, sp.memory, options.memory_limit_bytes,
+                                   options.training},
+                                  coster));
   if (options.fuse_allgathers) {
     DTPLAN_TRY(FuseResult fused, fuse_chained_allgathers(out.plan, graph, coster));
     out.stats.fused_allgathers = fused.fused;

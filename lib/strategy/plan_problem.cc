@@ -25,8 +25,7 @@ core::Result<PlanProblem> export_plan_problem(const graph::Graph& graph,
   enumerate.execution = options.training.execution;  // compiled blocks price fused regions
   PlanProblem out;
   DTPLAN_TRY(out.strategies, enumerate_graph(graph, sizes, profile, enumerate));
-  out.enumerate_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.enumerate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   // Edge pricing uses the solver's threads too: one more planner per thread.
   std::vector<std::unique_ptr<redist::Planner>> helpers;
@@ -40,9 +39,8 @@ core::Result<PlanProblem> export_plan_problem(const graph::Graph& graph,
   if (!options.pins.empty()) {
     DTPLAN_TRY(out.pinned, apply_pin_rules(graph, out.strategies, options.pins, constraints));
   }
-  DTPLAN_TRY(out.selection,
-             export_problem(graph, out.strategies, constraints, *out.coster,
-                            ExportOptions{options.followers, options.training}));
+  DTPLAN_TRY(out.selection, export_problem(graph, out.strategies, constraints, *out.coster,
+                                           ExportOptions{options.followers, options.training}));
   if (!options.pins.empty()) {
     DTPLAN_CHECK(check_pin_conflicts(out.selection.problem, out.selection.graph_node, out.pinned,
                                      options.pins));

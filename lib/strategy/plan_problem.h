@@ -23,10 +23,10 @@ namespace dtplan::strategy {
 
 struct PlanProblem {
   GraphStrategies strategies;
-  PinMatch pinned;                       // empty without options.pins
+  PinMatch pinned;  // empty without options.pins
   SelectionProblem selection;
-  std::unique_ptr<EdgeCoster> coster;    // priced the problem's edges; never null on success
-  double enumerate_s = 0;                // step 1's time (the rest is the export's)
+  std::unique_ptr<EdgeCoster> coster;  // priced the problem's edges; never null on success
+  double enumerate_s = 0;              // step 1's time (the rest is the export's)
 };
 
 // @pre as plan_graph. Errors as plan_graph's steps 1-3 (pin conflicts name the rules).

@@ -36,7 +36,7 @@ struct Builder {
   EdgeCoster& coster;
   const ExportOptions& options;
   SelectionProblem sp;
-  std::vector<std::vector<char>> allowed;  // per problem node: labels its pins allow
+  std::vector<std::vector<char>> allowed;     // per problem node: labels its pins allow
   std::vector<plan::OpSchedule> schedules{};  // per graph node
   // Scaled copies of edge matrices by (matrix, runs); the source is kept so its address stays
   // unique.

@@ -27,7 +27,8 @@
 //
 // Errors: a dim name with no torchtitan role or a role given twice (kBadInput); a tp size that
 // does not divide n_heads or n_kv_heads (kBadInput, naming rule 'attention.colwise'); with cp, a
-// seq_len not divisible by 2·cp·tp (kBadInput, naming rule 'tokens'). Messages start with "--parallelize torchtitan".
+// seq_len not divisible by 2·cp·tp (kBadInput, naming rule 'tokens'). Messages start with
+// "--parallelize torchtitan".
 
 #include <cstdint>
 #include <span>

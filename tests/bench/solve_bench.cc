@@ -1,8 +1,8 @@
 // Solver benchmarks on synthetic problems shaped like LLaMA3 (solve/generate.h): the exact solver
 // with and without the repeated-layer path and with a binding parameter-memory row, the greedy
 // baseline, and the exact solver against CBC (AutoParallel's ILP) on the same 2-layer problem in
-// the same run, reported as a time ratio; and the LP bound's kernels (solve/lp/min_kernels.h) in each
-// build this CPU runs, the baseline (SSE2) last, on one edge matrix of n x n labels.
+// the same run, reported as a time ratio; and the LP bound's kernels (solve/lp/min_kernels.h) in
+// each build this CPU runs, the baseline (SSE2) last, on one edge matrix of n x n labels.
 //
 //   scripts/bench.sh Solve            # every benchmark below
 //   scripts/bench.sh ExactVsCbc       # the CBC comparison only (CBC takes tens of seconds)

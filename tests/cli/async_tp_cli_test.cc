@@ -132,9 +132,9 @@ TEST_CASE("async TP: without --compile, torchtitan's plan or a tp dim it is exit
        "needs a mesh dim named tp of size > 1 (there are no TP collectives to fuse)"},
   };
   for (const auto& [flags, reason] : misuse) {
-    CHECK(cli_failure("plan --model configs/models/llama3-tiny.json --threads 1 " + flags +
-                          " --async-tp",
-                      2) == "dtplan plan: error: --async-tp: " + reason + "\n");
+    CHECK(cli_failure(
+              "plan --model configs/models/llama3-tiny.json --threads 1 " + flags + " --async-tp",
+              2) == "dtplan plan: error: --async-tp: " + reason + "\n");
   }
 }
 

@@ -163,10 +163,10 @@ TEST_CASE("compare: the text table, deterministic") {
   const Plans& p = plans();
   const std::string text = cli_output("compare " + p.both());
   CHECK(text.starts_with("# dtplan compare: 2 plans, ratios against the first\n"));
-  for (const char* row : {"step time (us)", "exposed communication (us)", "tokens/s per GPU",
-                          "MFU (%)", "peak memory per rank", "  optimizer", "all_gather",
-                          "on dp_shard", "on tp", "layers.*.attention.wq.weight",
-                          "parameters whose placements differ"}) {
+  for (const char* row :
+       {"step time (us)", "exposed communication (us)", "tokens/s per GPU", "MFU (%)",
+        "peak memory per rank", "  optimizer", "all_gather", "on dp_shard", "on tp",
+        "layers.*.attention.wq.weight", "parameters whose placements differ"}) {
     CHECK_MESSAGE(text.find(row) != std::string::npos, row);
   }
   CHECK(text.find("fsdp_tp.json") != std::string::npos);

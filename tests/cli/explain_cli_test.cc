@@ -74,8 +74,8 @@ void check_explanation(const Json& j) {
 }  // namespace
 
 TEST_CASE("dtplan explain: no alternative beats an optimal plan's choice") {
-  const Json j = Json::parse(cli_output("explain --plan " + plans().exact + " --op " + kOp +
-                                        " --json"));
+  const Json j =
+      Json::parse(cli_output("explain --plan " + plans().exact + " --op " + kOp + " --json"));
   CHECK(j["optimal"] == true);
   CHECK(j["op"]["name"] == kOp);
   CHECK(j["op"]["kind"] == "einsum");
@@ -88,8 +88,8 @@ TEST_CASE("dtplan explain: no alternative beats an optimal plan's choice") {
   }
   // A parameter (its gradient follows it): replicated, it breaks the default budget (every
   // parameter at its smallest shard), which is marked and not a saving.
-  const Json w = Json::parse(cli_output("explain --plan " + plans().exact +
-                                        " --op layers.0.attention.wq.weight --json"));
+  const Json w = Json::parse(
+      cli_output("explain --plan " + plans().exact + " --op layers.0.attention.wq.weight --json"));
   check_explanation(w);
   bool over_budget = false;
   for (const Json& a : w["alternatives"]) {
@@ -103,12 +103,13 @@ TEST_CASE("dtplan explain: no alternative beats an optimal plan's choice") {
 }
 
 TEST_CASE("dtplan explain: a greedy plan's op, and the text view") {
-  const Json j = Json::parse(cli_output("explain --plan " + plans().greedy + " --op " + kOp +
-                                        " --json"));
+  const Json j =
+      Json::parse(cli_output("explain --plan " + plans().greedy + " --op " + kOp + " --json"));
   CHECK(j["optimal"] == false);
   check_explanation(j);
   const std::string text = cli_output("explain --plan " + plans().exact + " --op " + kOp);
-  CHECK(text.starts_with("# dtplan explain: " + kOp + " (einsum, forward, layer 0) of "
+  CHECK(text.starts_with("# dtplan explain: " + kOp +
+                         " (einsum, forward, layer 0) of "
                          "llama3-tiny\n# chosen: strategy "));
   CHECK(has(text, "# every strategy of the op, the rest of the plan fixed"));
   CHECK(has(text, "  chosen\n"));
@@ -119,9 +120,10 @@ TEST_CASE("dtplan explain: an unknown op, missing flags and bad plans are exit 2
   const std::string err =
       cli_failure("explain --plan " + plans().exact + " --op layers.0.attention.wq.einsun", 2);
   // The closest name first (one edit away), then two more, on one line.
-  CHECK(err.starts_with("dtplan explain: error: --op 'layers.0.attention.wq.einsun': no op of "
-                        "that name in " +
-                        plans().exact + "; closest: layers.0.attention.wq.einsum, "));
+  CHECK(
+      err.starts_with("dtplan explain: error: --op 'layers.0.attention.wq.einsun': no op of "
+                      "that name in " +
+                      plans().exact + "; closest: layers.0.attention.wq.einsum, "));
   CHECK(std::count(err.begin(), err.end(), ',') == 2);
   CHECK(std::count(err.begin(), err.end(), '\n') == 1);
   CHECK(has(cli_failure("explain --op " + kOp, 2), "--plan: required"));

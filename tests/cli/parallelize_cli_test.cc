@@ -6,8 +6,8 @@
 
 #include <fstream>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "support/cli.h"
 #include "support/temp_dir.h"

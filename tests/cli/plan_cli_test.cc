@@ -4,11 +4,11 @@
 
 #include <doctest/doctest.h>
 
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "plan/plan_io.h"
 #include "support/cli.h"

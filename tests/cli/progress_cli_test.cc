@@ -14,9 +14,10 @@ namespace {
 // Runs `dtplan ARGS` with stderr on a pseudo-terminal and stdout to /dev/null, the progress line
 // drawn from the start; returns what the terminal showed. `env` is prepended (e.g. "CI=1").
 CliResult on_terminal(const std::string& args, const std::string& env = "") {
-  return run_script("command -v script >/dev/null || { echo 'no script(1)' >&2; exit 99; }; "
-                    "env -u CI DTPLAN_PROGRESS_DELAY_S=0 " + env +
-                    " script -qec \"\\\"$DTPLAN\\\" " + args + " >/dev/null\" /dev/null");
+  return run_script(
+      "command -v script >/dev/null || { echo 'no script(1)' >&2; exit 99; }; "
+      "env -u CI DTPLAN_PROGRESS_DELAY_S=0 " +
+      env + " script -qec \"\\\"$DTPLAN\\\" " + args + " >/dev/null\" /dev/null");
 }
 
 const std::string kPlan = "plan --model llama3-tiny --mesh dp=2,tp=2 --solver greedy";

@@ -70,7 +70,8 @@ int run_scenario(const Json& scenario) {
 
 TEST_CASE("scenarios: every scenario keeps its expected outcomes") {
   int scenarios = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(source_path("scenarios/multi-run"))) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(source_path("scenarios/multi-run"))) {
     if (entry.path().extension() != ".json") continue;
     const Json scenario = read_json(entry.path());
     CHECK(run_scenario(scenario) > 0);

@@ -30,7 +30,9 @@ std::string mesh4() {
 const std::string kPlan =
     "plan --model configs/models/llama3-tiny.json --mesh " + mesh4() + " --threads 1 ";
 
-Json plan_json(const std::string& flags) { return Json::parse(cli_output(kPlan + flags + " --json")); }
+Json plan_json(const std::string& flags) {
+  return Json::parse(cli_output(kPlan + flags + " --json"));
+}
 
 std::int64_t count_of(const Json& plan, const std::string& collective) {
   std::int64_t n = 0;
@@ -57,7 +59,9 @@ TEST_CASE("training flags: recomputation costs compute and saves memory") {
   const Json sac = plan_json("--checkpoint selective_op");
   const Json full = plan_json("--checkpoint full");
   auto compute = [](const Json& j) { return j["cost"]["compute_us"].get<double>(); };
-  auto activations = [](const Json& j) { return j["memory"]["activation_bytes"].get<std::int64_t>(); };
+  auto activations = [](const Json& j) {
+    return j["memory"]["activation_bytes"].get<std::int64_t>();
+  };
   CHECK(compute(none) < compute(sac));
   CHECK(compute(sac) < compute(full));
   CHECK(activations(none) > activations(sac));
@@ -92,8 +96,8 @@ TEST_CASE("training flags: --compile fuses the blocks' memory-bound ops, the res
   Json model = Json::parse(in);
   model["compile"] = true;
   std::ofstream(path) << model.dump();
-  const std::string from_file = cli_output(
-      "plan --model " + path + " --mesh " + mesh4() + " --threads 1 --parallelize torchtitan --json");
+  const std::string from_file = cli_output("plan --model " + path + " --mesh " + mesh4() +
+                                           " --threads 1 --parallelize torchtitan --json");
   CHECK(Json::parse(from_file)["cost"] == compiled["cost"]);
   model["compile"] = "yes";
   std::ofstream(path) << model.dump();
@@ -124,8 +128,8 @@ TEST_CASE("training flags: simulate reproduces the step of the plan file, for an
   for (const char* threads : {"1", "2"}) {
     const std::string out = temp_path(std::string("plan") + threads + ".json");
     cli_output("plan --model configs/models/llama3-tiny.json --mesh " + mesh4() +
-               " --batch 16 --checkpoint full --grad-accum 4 --threads " +
-               std::string(threads) + " --out " + out + " --json");
+               " --batch 16 --checkpoint full --grad-accum 4 --threads " + std::string(threads) +
+               " --out " + out + " --json");
     const Json sim = Json::parse(cli_output("simulate --plan " + out + " --json"));
     steps.push_back(sim["timeline"]["step_time_us"].get<double>());
     std::filesystem::remove(out);
@@ -153,15 +157,16 @@ TEST_CASE("training flags: bad values name the flag") {
         "dtplan plan: error: --parallelize torchtitan: rule 'tokens': the microbatch of 2 "
         "sequences (batch 4 / grad_accum 2) does not divide over the 4 data-parallel ranks\n");
   // A graph document takes none of them.
-  CHECK(cli_failure("plan --model tests/data/fx_export_sample.json --mesh " + mesh4() +
-                        " --grad-accum 2", 3)
-            .find("apply to builder models") != std::string::npos);
+  CHECK(
+      cli_failure(
+          "plan --model tests/data/fx_export_sample.json --mesh " + mesh4() + " --grad-accum 2", 3)
+          .find("apply to builder models") != std::string::npos);
 }
 
 TEST_CASE("training flags: sweep plans every mesh with the options") {
-  const Json j = Json::parse(cli_output(
-      "sweep --model configs/models/llama3-tiny.json --world 4 --dims 1 --batch 16 "
-      "--checkpoint full --grad-accum 4 --threads 1 --json"));
+  const Json j = Json::parse(
+      cli_output("sweep --model configs/models/llama3-tiny.json --world 4 --dims 1 --batch 16 "
+                 "--checkpoint full --grad-accum 4 --threads 1 --json"));
   REQUIRE(!j["results"].empty());
   CHECK(j["results"][0]["step_time_us"].get<double>() > 0);
 }

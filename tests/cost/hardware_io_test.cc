@@ -101,8 +101,9 @@ TEST_CASE("hardware io: errors name the file and the field") {
   CHECK(error_after([](auto& d) {
           d["fabric"]["nic_efficiency_at_scale"] = "high";
         }).starts_with("bad.json: fabric.nic_efficiency_at_scale: must be a number"));
-  CHECK(error_after([](auto& d) { d["fabric"]["qps"] = 4; }).starts_with(
-      "bad.json: fabric.qps: unknown field"));
+  CHECK(error_after([](auto& d) {
+          d["fabric"]["qps"] = 4;
+        }).starts_with("bad.json: fabric.qps: unknown field"));
   auto broken = parse_hardware_json("{\"name\": ", "broken.json");
   REQUIRE_FALSE(broken.ok());
   CHECK(broken.error().message.starts_with("broken.json: invalid JSON: parse error at line 1"));

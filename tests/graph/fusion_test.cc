@@ -39,8 +39,8 @@ TEST_CASE("fusion: the RMSNorm of a compiled block is one kernel reading x, writ
   const std::string p = "layers.0.attention_norm.";
   const std::int32_t region = f.of(p + "to_f32").region;
   REQUIRE(region >= 0);
-  for (const char* op : {"to_f32", "pow", "mean", "add_eps", "rsqrt", "normed", "mul_weight",
-                         "to_bf16"}) {
+  for (const char* op :
+       {"to_f32", "pow", "mean", "add_eps", "rsqrt", "normed", "mul_weight", "to_bf16"}) {
     CAPTURE(op);
     CHECK(f.of(p + op).region == region);
     // The first op in graph order launches the region's kernel.
@@ -120,8 +120,8 @@ TEST_CASE("fusion: every region is convex, in one layer and phase, with one laun
         continue;
       }
       const OpFamily family = op_family(nodes[i].op);
-      const bool view = family == OpFamily::kView ||
-                        (family == OpFamily::kTuple && nodes[i].op != OpKind::kCat);
+      const bool view =
+          family == OpFamily::kView || (family == OpFamily::kTuple && nodes[i].op != OpKind::kCat);
       passes[i] = view && from_member && !from_outside;
       outside[i] = from_outside || (from_member && !view);
     }

@@ -65,7 +65,8 @@ TEST_CASE("llama3 config: kernel and policy names") {
     CHECK(parse_attention_kernel(attention_kernel_name(k), "a").value() == k);
   }
   CHECK_FALSE(parse_attention_kernel("math", "a").ok());
-  for (auto p : {CheckpointPolicy::kNone, CheckpointPolicy::kSelectiveOp, CheckpointPolicy::kFull}) {
+  for (auto p :
+       {CheckpointPolicy::kNone, CheckpointPolicy::kSelectiveOp, CheckpointPolicy::kFull}) {
     CHECK(parse_checkpoint_policy(checkpoint_policy_name(p), "c").value() == p);
   }
   auto bad = parse_checkpoint_policy("selective", "--checkpoint");

@@ -58,9 +58,9 @@ TEST_CASE("recompute: none recomputes nothing") {
 TEST_CASE("recompute: selective_op recomputes wk, wo and w3 and not the saved matmuls") {
   const Graph g = tiny_with(CheckpointPolicy::kSelectiveOp);
   for (std::int32_t layer : {0, 1}) {
-    CHECK(recomputed(g, layer, OpKind::kEinsum) ==
-          std::set<std::string>{"attention.wk.einsum", "attention.wo.einsum",
-                                "feed_forward.w3.einsum"});
+    CHECK(recomputed(g, layer, OpKind::kEinsum) == std::set<std::string>{"attention.wk.einsum",
+                                                                         "attention.wo.einsum",
+                                                                         "feed_forward.w3.einsum"});
     CHECK(recomputed(g, layer, OpKind::kSdpaCudnn).empty());
   }
   // Tiny: B*S = 64 tokens, D 64, kv x hd = 32, F 128. wk 64x32, wo 64x64, w3 64x128 per layer:
@@ -89,9 +89,9 @@ TEST_CASE("recompute: selective_op recomputes every float8 linear") {
   // needs no inputs), so, as under full AC, it is not recomputed either.
   for (std::int32_t layer : {0, 1}) {
     CHECK(recomputed(g, layer, OpKind::kEinsum) ==
-          std::set<std::string>{"attention.wq.einsum", "attention.wk.einsum",
-                                "attention.wv.einsum", "attention.wo.einsum",
-                                "feed_forward.w1.einsum", "feed_forward.w3.einsum"});
+          std::set<std::string>{"attention.wq.einsum", "attention.wk.einsum", "attention.wv.einsum",
+                                "attention.wo.einsum", "feed_forward.w1.einsum",
+                                "feed_forward.w3.einsum"});
     CHECK(recomputed(g, layer, OpKind::kSdpaCudnn).empty());
   }
   // 2 x 64 tokens x 64 x (64 + 32 + 32 + 64 + 2 x 128) = 3670016 FLOPs a layer.
@@ -104,9 +104,9 @@ TEST_CASE("recompute: full recomputes the block's forward up to its last matmul"
     // Every matmul but w2, whose output only the block's final residual add reads (the add's
     // backward needs no value): the recomputation stops once the backward has all it reads.
     CHECK(recomputed(g, layer, OpKind::kEinsum) ==
-          std::set<std::string>{"attention.wq.einsum", "attention.wk.einsum",
-                                "attention.wv.einsum", "attention.wo.einsum",
-                                "feed_forward.w1.einsum", "feed_forward.w3.einsum"});
+          std::set<std::string>{"attention.wq.einsum", "attention.wk.einsum", "attention.wv.einsum",
+                                "attention.wo.einsum", "feed_forward.w1.einsum",
+                                "feed_forward.w3.einsum"});
     CHECK(recomputed(g, layer, OpKind::kSdpaCudnn) == std::set<std::string>{"attention.sdpa"});
   }
   // 2 x 64 x (wq 4096 + wk 2048 + wv 2048 + wo 4096 + w1 8192 + w3 8192) = 3670016 FLOPs a layer.

@@ -98,7 +98,8 @@ TEST_CASE("logical shapes, shape_after, bytes and shard counts") {
         3 * 6 * 2);
   // A zero-size dim next to a huge one (a fuzz find): 0 bytes, not an overflowing product.
   const Sizes mesh3 = {4, 2, 2};
-  TensorSpec empty = spec_of({5555505100000000000, 0, 6}, "S(1)[0],S(1)[1],S(0)", mesh3, DType::kF64);
+  TensorSpec empty =
+      spec_of({5555505100000000000, 0, 6}, "S(1)[0],S(1)[1],S(0)", mesh3, DType::kF64);
   CHECK(local_bytes(empty, mesh3, Sizes{0, 0, 0}).value() == 0);
   CHECK(num_shards(spec_of({8}, "S(0),R,_S(0,2)", {2, 3, 4}), Sizes{2, 3, 4}).value() == 8);
   CHECK(num_shards(spec_of({8}, "P(sum),R", mesh), mesh).value() == 1);

@@ -18,7 +18,7 @@ TEST_CASE("fill_copies: doubling copies cover the buffer exactly, each from fill
     std::int64_t filled = std::min(total, tile);
     const auto copies = fill_copies(total, tile);
     for (const FillCopy& c : copies) {
-      CHECK(c.dst == filled);        // contiguous, in order
+      CHECK(c.dst == filled);           // contiguous, in order
       CHECK(c.src + c.count <= c.dst);  // reads only what is already written
       CHECK(c.count >= 1);
       filled += c.count;

@@ -74,9 +74,8 @@ TEST_CASE("step microbatches: full AC recomputes before the layer's backward") {
 
 TEST_CASE("step microbatches: collectives per step with grad_accum 4, with and without sync") {
   for (auto sync : {core::GradSync::kEveryMicrobatch, core::GradSync::kLastMicrobatch}) {
-    const plan::Plan p = fsdp_plan({.checkpoint = core::CheckpointPolicy::kFull,
-                                    .grad_accum = 4,
-                                    .grad_sync = sync});
+    const plan::Plan p = fsdp_plan(
+        {.checkpoint = core::CheckpointPolicy::kFull, .grad_accum = 4, .grad_sync = sync});
     auto prog = build_step_program(p, {});
     REQUIRE(prog.ok());
     const bool once = sync == core::GradSync::kLastMicrobatch;
@@ -100,7 +99,8 @@ TEST_CASE("step microbatches: collectives per step with grad_accum 4, with and w
     // Without sync, the earlier microbatches' gc reads gw directly.
     if (once) {
       for (const Task& t : prog->tasks) {
-        if (t.name == "mb0.gc") CHECK(prog->tasks[static_cast<std::size_t>(t.deps[0])].name == "mb0.gw");
+        if (t.name == "mb0.gc")
+          CHECK(prog->tasks[static_cast<std::size_t>(t.deps[0])].name == "mb0.gw");
       }
     }
   }

@@ -85,8 +85,9 @@ TEST_CASE("op_alternatives: the output node and a plan the model lacks are error
         "op 'nowhere': not in the model rebuilt for the plan");
   plan::Plan restrategied = mp.plan;
   restrategied.ops[1].strategy = "bogus";
-  CHECK(plan_choice(f.graph, pp.strategies, restrategied).error().message.find(
-            "the plan's strategy bogus is not among the op's") != std::string::npos);
+  CHECK(plan_choice(f.graph, pp.strategies, restrategied)
+            .error()
+            .message.find("the plan's strategy bogus is not among the op's") != std::string::npos);
 }
 
 }  // namespace dtplan::strategy::testing

@@ -35,8 +35,8 @@ TEST_CASE("torchtitan_style: FSDP on dp_shard, Colwise and Rowwise on tp") {
   CHECK(style("layers.0.attention.wq.weight", 2, {kS0, kR}, dp_tp) == "FSDP(dp)");
   CHECK(style("norm.weight", 1, {kR, kR}, dp_tp) == "Replicate");
   // Strided FSDP (tp also shards dim 0 and splits first) is still FSDP.
-  CHECK(style("layers.0.feed_forward.w1.weight", 2, {Placement::strided_shard(0, 8), kS0},
-              dp_tp) == "FSDP(dp) + ColwiseParallel(tp)");
+  CHECK(style("layers.0.feed_forward.w1.weight", 2, {Placement::strided_shard(0, 8), kS0}, dp_tp) ==
+        "FSDP(dp) + ColwiseParallel(tp)");
 }
 
 TEST_CASE("torchtitan_style: the embedding's styles are swapped, FSDP dims merge") {

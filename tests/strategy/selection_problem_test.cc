@@ -155,11 +155,10 @@ TEST_CASE("selection problem: pins, ties, followers and repeats") {
   for (const solve::Edge& e : sp2.problem.edges) {
     if (block_of[e.from] >= 0 && block_of[e.to] >= 0) {
       ++layer1;
-      const auto same = std::find_if(sp2.problem.edges.begin(), sp2.problem.edges.end(),
-                                     [&](const solve::Edge& f) {
-                                       return f.from == block_of[e.from] &&
-                                              f.to == block_of[e.to] && f.slot == e.slot;
-                                     });
+      const auto same = std::find_if(
+          sp2.problem.edges.begin(), sp2.problem.edges.end(), [&](const solve::Edge& f) {
+            return f.from == block_of[e.from] && f.to == block_of[e.to] && f.slot == e.slot;
+          });
       REQUIRE(same != sp2.problem.edges.end());
       CHECK(same->cost_us.shares(e.cost_us));
     }

@@ -38,7 +38,8 @@ graph::Graph tiny(core::CheckpointPolicy policy, std::int64_t batch = 4,
 std::size_t replicated(const graph::Node& node, const OpStrategy& op) {
   for (std::size_t l = 0; l < op.size(); ++l) {
     bool full = true;
-    for (std::size_t o = 0; o < node.outputs.size() && o < op.strategies[l].local_output_shapes.size(); ++o) {
+    for (std::size_t o = 0;
+         o < node.outputs.size() && o < op.strategies[l].local_output_shapes.size(); ++o) {
       full = full && op.strategies[l].local_output_shapes[o] == node.outputs[o].shape;
     }
     if (full) return l;

@@ -45,9 +45,9 @@ TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations
     expected[name] = "S(0)";
   }
   // Weight gradients are summed over the batch before FSDP's reduce-scatter.
-  for (const char* name : {"colwise_grad_weights", "rowwise_grad_weights", "output_grads",
-                           "colwise_grad_casts", "rowwise_grad_casts", "output_grad_cast",
-                           "embedding_grad"}) {
+  for (const char* name :
+       {"colwise_grad_weights", "rowwise_grad_weights", "output_grads", "colwise_grad_casts",
+        "rowwise_grad_casts", "output_grad_cast", "embedding_grad"}) {
     expected[name] = "P(sum)";
   }
   CHECK(p == expected);
@@ -88,8 +88,8 @@ TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share di
 
 TEST_CASE("torchtitan_pins: context parallel shards the sequence, FSDP over dp_shard x cp") {
   const auto p = compiled({"dp_shard", "cp"}, {2, 2});
-  for (const char* name : {"attention.colwise", "attention.rowwise", "norms", "tok_embeddings",
-                           "output"}) {
+  for (const char* name :
+       {"attention.colwise", "attention.rowwise", "norms", "tok_embeddings", "output"}) {
     CHECK(p.at(name) == "S(0),S(0)");  // dp_shard outer, cp inner: the flattened dp_shard_cp
   }
   for (const char* name : {"tokens", "embedding", "residual_stream", "norm_outputs",
@@ -190,7 +190,8 @@ TEST_CASE("strided_params with context parallel: FSDP over two dims of a TP-shar
   const graph::NodeId wq = *g.find("layers.0.attention.wq.weight");
   CHECK(cp.of(wq).size() == plain.of(wq).size());
   bool three_way = false;
-  for (const auto& s : cp.of(wq).strategies) three_way |= s.outputs[0] == pl("_S(0,2),_S(0,2),S(0)");
+  for (const auto& s : cp.of(wq).strategies)
+    three_way |= s.outputs[0] == pl("_S(0,2),_S(0,2),S(0)");
   CHECK(three_way);
   for (const auto& s : plain.of(wq).strategies) CHECK(s.outputs[0] != pl("_S(0,2),_S(0,2),S(0)"));
 }

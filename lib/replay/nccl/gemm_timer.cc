@@ -62,11 +62,11 @@ core::Status fill_random(const DeviceBuffer& buffer, core::DType dtype, std::int
   DTPLAN_CHECK(cuda_status(cudaMemcpy(base, tile.data(), tile.size(), cudaMemcpyHostToDevice),
                            "time_gemm: copy the random tile"));
   for (const FillCopy& c : fill_copies(count, kTile)) {
-    DTPLAN_CHECK(cuda_status(
-        cudaMemcpy(base + static_cast<std::size_t>(c.dst) * width,
-                   base + static_cast<std::size_t>(c.src) * width,
-                   static_cast<std::size_t>(c.count) * width, cudaMemcpyDeviceToDevice),
-        "time_gemm: repeat the random tile"));
+    DTPLAN_CHECK(
+        cuda_status(cudaMemcpy(base + static_cast<std::size_t>(c.dst) * width,
+                               base + static_cast<std::size_t>(c.src) * width,
+                               static_cast<std::size_t>(c.count) * width, cudaMemcpyDeviceToDevice),
+                    "time_gemm: repeat the random tile"));
   }
   return {};
 }

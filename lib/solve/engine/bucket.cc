@@ -196,7 +196,7 @@ namespace {
 // For each run entry i, the least bx[x] + t[i * is + x] over x and the lowest x attaining it, in
 // four lanes; min is exact, and each lane keeps its lowest x, so the lanes change nothing.
 void lane_min_run(const double* bx, const double* t, std::int64_t is, std::int32_t n,
-                         std::int32_t run, double* b, double* bxs) {
+                  std::int32_t run, double* b, double* bxs) {
   for (std::int32_t i = 0; i < run; ++i) {
     const double* ti = t + i * is;
     double m[4] = {kInf, kInf, kInf, kInf};

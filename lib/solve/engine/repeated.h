@@ -1,5 +1,6 @@
 #pragma once
-// Internal to lib/solve: solving repeated layers once (docs/reference/strategy_selection.md §1.7; docs/solver.md item 2).
+// Internal to lib/solve: solving repeated layers once (docs/reference/strategy_selection.md §1.7;
+// docs/solver.md item 2).
 //
 // For a RepeatGroup, a position is interior when, in every block, its node touches only nodes of
 // the same block, and its factors (unary, memory, edges, mapped to positions) are identical in

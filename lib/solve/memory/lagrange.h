@@ -1,6 +1,7 @@
 #pragma once
-// Internal to lib/solve: Lagrangian relaxation of the memory rows (docs/reference/strategy_selection.md §1.5 rule 9;
-// AutoParallel's PR #484 relaxes the same budget).
+// Internal to lib/solve: Lagrangian relaxation of the memory rows
+// (docs/reference/strategy_selection.md §1.5 rule 9; AutoParallel's PR #484 relaxes the same
+// budget).
 //
 // For multipliers μ (one per row; μ_r >= 0 prices the high bound, μ_r <= 0 the low bound),
 //   L(μ) = min_y [ cost(y) + Σ_r μ_r bytes_r(y) ] - Σ_r (μ_r >= 0 ? μ_r high_r : μ_r low_r)

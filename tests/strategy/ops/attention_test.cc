@@ -115,8 +115,8 @@ TEST_CASE("sdpa backward: the sequence row gathers k, v and leaves dk, dv partia
   const TensorMeta lse{{16, 32, 8192}, DType::kF32}, scalar{{}, DType::kI64};
   EnumerateOptions cp;
   cp.context_parallel_dims = {1};
-  OpStrategy op = run_op(OpKind::kSdpaCudnnBackward, {q, q, q, q, q, lse, scalar, scalar},
-                         kCausal, {8, 8}, {}, cp, {q, q, q});
+  OpStrategy op = run_op(OpKind::kSdpaCudnnBackward, {q, q, q, q, q, lse, scalar, scalar}, kCausal,
+                         {8, 8}, {}, cp, {q, q, q});
   const int i = find_strategy(
       op, {"S(0),S(2)", "S(0),P(sum)", "S(0),P(sum)"},
       {"S(0),S(2)", "S(0),S(2)", "S(0),R", "S(0),R", "S(0),S(2)", "S(0),S(2)", "R,R", "R,R"});
