@@ -6,7 +6,7 @@ packages=(
   build-essential g++ cmake ninja-build pkg-config
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev doctest-dev
   libbenchmark-dev coinor-libcbc-dev libopenmpi-dev openmpi-bin libgoogle-perftools-dev
-  chromium python3-jsonschema
+  chromium python3-jsonschema clang-format
 )
 
 missing=()
