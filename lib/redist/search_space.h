@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/hash.h"
 #include "core/result.h"
 #include "placement/placement.h"
 #include "redist/cost_model.h"
@@ -54,7 +55,7 @@ struct StateKey {
 
 struct StateKeyHash {
   std::uint64_t operator()(const StateKey& k) const {
-    return mix64(k.placements ^ mix64(k.positions + 0x9e3779b97f4a7c15ULL));
+    return core::mix64(k.placements ^ core::splitmix64(k.positions));
   }
 };
 
@@ -133,9 +134,9 @@ class SearchSpace {
   };
   struct ChainKeyHash {
     std::uint64_t operator()(const ChainKey& k) const {
-      return mix64(k.pids ^ mix64((std::uint64_t{k.dims} << 32) ^
-                                  (static_cast<std::uint64_t>(k.tensor_dim) << 8) ^
-                                  static_cast<std::uint64_t>(k.length)));
+      return core::mix64(k.pids ^ core::mix64((std::uint64_t{k.dims} << 32) ^
+                                              (static_cast<std::uint64_t>(k.tensor_dim) << 8) ^
+                                              static_cast<std::uint64_t>(k.length)));
     }
   };
 

@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "core/hash.h"
 #include "graph/op_kind.h"
 #include "placement/tensor_spec.h"
 #include "strategy/compute_cost.h"
@@ -15,16 +16,16 @@ using K = graph::OpKind;
 
 std::size_t hash_lists(std::size_t seed, const std::vector<Placements>& lists) {
   for (const Placements& list : lists) {
-    seed = placement::hash_combine(seed, list.size());
+    seed = core::hash_combine(seed, list.size());
     for (const placement::Placement& p : list) {
-      seed = placement::hash_combine(seed, placement::hash_value(p));
+      seed = core::hash_combine(seed, placement::hash_value(p));
     }
   }
   return seed;
 }
 
 std::size_t hash_candidate(const Candidate& c) {
-  std::size_t h = placement::hash_combine(c.outputs.size(), c.masked_partial);
+  std::size_t h = core::hash_combine(c.outputs.size(), c.masked_partial);
   return hash_lists(hash_lists(h, c.outputs), c.inputs);
 }
 
@@ -114,9 +115,9 @@ core::Result<OpStrategy> finalize(ops::RuleOutput&& out, const ops::OpContext& c
       for (std::size_t i = 0; i < c.inputs.size(); ++i) {
         local_inputs[i] = local_shape_at_origin(ctx.in_shape(i), c.inputs[i], ctx.mesh);
       }
-      DTPLAN_TRY(s.compute_us, compute_cost_us(ctx.node, out.rule, ctx.inputs, local_inputs,
-                                               s.local_output_shapes, profile, ctx.options,
-                                               ctx.fusion));
+      DTPLAN_TRY(s.compute_us,
+                 compute_cost_us(ctx.node, out.rule, ctx.inputs, local_inputs,
+                                 s.local_output_shapes, profile, ctx.options, ctx.fusion));
       s.outputs = std::move(c.outputs);
       s.inputs = std::move(c.inputs);
       s.masked_partial = c.masked_partial;
@@ -222,7 +223,7 @@ core::Result<OpStrategy> enumerate_op(const OpRequest& request,
     }
   }
   const ops::OpContext ctx{node,       request.inputs, request.producer_options,
-                          mesh_sizes, options,        request.fusion};
+                           mesh_sizes, options,        request.fusion};
   auto out = run_rule(rule, ctx);
   if (!out.ok()) return out.error().with_context(label);
   auto op = finalize(std::move(out).value(), ctx, profile);
