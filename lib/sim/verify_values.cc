@@ -48,6 +48,10 @@ core::Result<ValueKind> parse_value_kind(std::string_view text, std::string_view
                                 "'; expected int or float");
 }
 
+namespace {
+
+// Significand bits p used for the dtype's integer-valued data (verify_values.h); 0 for dtypes a
+// verification cannot fill (bool, i8, u8, f8, complex).
 int value_bits(core::DType dtype) {
   switch (dtype) {
     case core::DType::kF32:
@@ -66,6 +70,8 @@ int value_bits(core::DType dtype) {
       return 0;
   }
 }
+
+}  // namespace
 
 core::Result<SourceValues> SourceValues::make(const redist::RedistPlan& plan, ValueKind kind,
                                               std::uint64_t seed) {

@@ -25,7 +25,4 @@ std::string sweep_html(const SweepResult& result);
 BarChart step_time_chart(const SweepResult& result);
 BarChart memory_chart(const SweepResult& result);
 
-// "8x8 (dp,tp)": a row's label in charts and tables.
-std::string row_label(const SweepRow& row);
-
 }  // namespace dtplan::sweep
