@@ -8,8 +8,9 @@
 //   - the group is a GroupTopology (group_topology.h), computed from its actual rank list.
 // Implementations: NcclModel (default, a port of NCCL's tuning model), AlphaBetaModel (named
 // Hockney model), MeasuredModel (a profile's measured tables over a fallback model) and
-// CachedModel (memoises any model). The DTensor model of the redistribution planner implements
-// the same interface in lib/redist.
+// CachedModel (memoises any model). The redistribution planner prices whole steps through its
+// own interface, redist::CostModel (redist/cost_model.h): its nccl model prices collectives
+// through this one, its DTensor model (redist::DTensorModel) does not.
 
 #include <cstdint>
 #include <memory>

@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/hash.h"
 #include "core/limits.h"
 
 namespace dtplan::cost {
@@ -100,11 +101,7 @@ std::uint64_t hash_value(const GroupTopology& t) {
   auto u = [](std::int32_t v) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)); };
   std::uint64_t h = (u(t.ranks) << 32) ^ u(t.nodes);
   h ^= (u(t.min_ranks_per_node) << 48) ^ (u(t.max_ranks_per_node) << 16);
-  // splitmix64 finaliser
-  h += 0x9e3779b97f4a7c15ULL;
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-  return h ^ (h >> 31);
+  return core::splitmix64(h);
 }
 
 }  // namespace dtplan::cost

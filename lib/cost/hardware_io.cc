@@ -397,10 +397,15 @@ std::string hardware_to_json(const HardwareProfile& p) {
   return doc.dump(2) + "\n";
 }
 
+namespace {
+
+// Reads a profile file; errors name the file.
 core::Result<HardwareProfile> load_hardware_file(const std::filesystem::path& path) {
   DTPLAN_TRY(std::string text, core::read_text_file(path.string(), "hardware profile file"));
   return parse_hardware_json(text, path.string());
 }
+
+}  // namespace
 
 ConfigSearch config_search(const std::filesystem::path& executable) {
   namespace fs = std::filesystem;

@@ -41,9 +41,6 @@ core::Result<HardwareProfile> parse_hardware_json(std::string_view text, std::st
 // @post parse_hardware_json(hardware_to_json(p), s) == p for every valid p.
 std::string hardware_to_json(const HardwareProfile& profile);
 
-// Reads a profile file; errors name the file.
-core::Result<HardwareProfile> load_hardware_file(const std::filesystem::path& path);
-
 // Folders that may hold hardware/NAME.json, in lookup order, without duplicates.
 struct ConfigSearch {
   std::vector<std::filesystem::path> roots;

@@ -118,6 +118,81 @@ core::Status finish(Builder& b, std::string_view source, std::vector<NcclTestsRu
   return {};
 }
 
+// A device line, "#  Rank  3 Group  0 Pid 123 on host device  3 [0x19] NVIDIA H100 80GB HBM3":
+// the rank's host, and rank 0's device name.
+core::Status read_rank_line(Builder& b, const std::vector<std::string_view>& tok,
+                            std::string_view line, std::string_view source, std::size_t lineno) {
+  std::int64_t rank = -1;
+  auto on = std::find(tok.begin(), tok.end(), "on");
+  if (tok.size() < 3 || !to_int(tok[2], rank) || rank < 0 || on == tok.end() ||
+      on + 1 == tok.end()) {
+    return at_line(source, lineno,
+                   "cannot read the device line '" + std::string(core::trim(line)) + "'");
+  }
+  if (!b.rank_host.emplace(rank, std::string(*(on + 1))).second) {
+    return at_line(source, lineno,
+                   "rank " + std::to_string(rank) +
+                       " is listed twice (nccl-tests built without MPI support?)");
+  }
+  if (rank == 0) {
+    std::size_t close = line.find(']');
+    if (close != std::string_view::npos) {
+      b.run.device = std::string(core::trim(line.substr(close + 1)));
+    }
+  }
+  return {};
+}
+
+// A comment line inside a run: a device line, or the column header
+// "#  size  count  type  redop  root  time  algbw  busbw ..." (which sets the time column).
+core::Status read_comment(Builder& b, const std::vector<std::string_view>& tok,
+                          std::string_view line, std::string_view source, std::size_t lineno) {
+  if (tok.size() >= 2 && tok[0] == "#" && tok[1] == "Rank") {
+    return read_rank_line(b, tok, line, source, lineno);
+  }
+  if (tok.size() >= 3 && (tok[0] == "#" ? tok[1] == "size" : tok[0] == "#size")) {
+    std::size_t offset = tok[0] == "#" ? 1 : 0;
+    for (std::size_t c = offset; c < tok.size(); ++c) {
+      if (tok[c] == "time") {
+        b.time_column = static_cast<int>(c - offset);
+        break;
+      }
+    }
+    if (b.time_column < 0) return at_line(source, lineno, "column header has no 'time'");
+  }
+  return {};
+}
+
+// A line that is no comment: a data row when it starts with a size (its out-of-place time and
+// bandwidths), else text to skip (NCCL INFO lines, warnings, "NCCL version ...").
+core::Status read_row(Builder& b, const std::vector<std::string_view>& tok, std::string_view line,
+                      std::string_view source, std::size_t lineno) {
+  std::int64_t size = 0;
+  if (!to_int(tok[0], size)) {
+    // All digits but not an int64: a data row whose size cannot be read, not a text line.
+    if (tok[0].find_first_not_of("0123456789") == std::string_view::npos) {
+      return at_line(source, lineno,
+                     "size '" + std::string(tok[0]) + "' does not fit in a 64-bit integer");
+    }
+    return {};
+  }
+  if (b.time_column < 0) {
+    return at_line(source, lineno, "data row before the '#  size  count ...' column header");
+  }
+  auto tc = static_cast<std::size_t>(b.time_column);
+  NcclTestsRow row;
+  row.size_bytes = size;
+  if (tok.size() < tc + 3 || !to_int(tok[1], row.count) || !to_double(tok[tc], row.time_us) ||
+      !to_double(tok[tc + 1], row.algbw_gbyte_per_s) ||
+      !to_double(tok[tc + 2], row.busbw_gbyte_per_s) || row.time_us < 0 || size < 0) {
+    return at_line(
+        source, lineno,
+        "cannot read the out-of-place time of the row '" + std::string(core::trim(line)) + "'");
+  }
+  if (size > 0) b.run.rows.push_back(row);
+  return {};
+}
+
 }  // namespace
 
 core::Result<std::vector<NcclTestsRun>> parse_nccl_tests_log(std::string_view text,
@@ -162,64 +237,10 @@ core::Result<std::vector<NcclTestsRun>> parse_nccl_tests_log(std::string_view te
     }
     if (!cur) continue;
     if (comment) {
-      // "#  Rank  3 Group  0 Pid 123 on host device  3 [0x19] NVIDIA H100 80GB HBM3"
-      if (tok.size() >= 2 && tok[0] == "#" && tok[1] == "Rank") {
-        std::int64_t rank = -1;
-        auto on = std::find(tok.begin(), tok.end(), "on");
-        if (tok.size() < 3 || !to_int(tok[2], rank) || rank < 0 || on == tok.end() ||
-            on + 1 == tok.end()) {
-          return at_line(source, lineno,
-                         "cannot read the device line '" + std::string(core::trim(line)) + "'");
-        }
-        if (!cur->rank_host.emplace(rank, std::string(*(on + 1))).second) {
-          return at_line(source, lineno,
-                         "rank " + std::to_string(rank) +
-                             " is listed twice (nccl-tests built without MPI support?)");
-        }
-        if (rank == 0) {
-          std::size_t close = line.find(']');
-          if (close != std::string_view::npos) {
-            cur->run.device = std::string(core::trim(line.substr(close + 1)));
-          }
-        }
-        continue;
-      }
-      // The column header: "#  size  count  type  redop  root  time  algbw  busbw ..."
-      if (tok.size() >= 3 && (tok[0] == "#" ? tok[1] == "size" : tok[0] == "#size")) {
-        std::size_t offset = tok[0] == "#" ? 1 : 0;
-        for (std::size_t c = offset; c < tok.size(); ++c) {
-          if (tok[c] == "time") {
-            cur->time_column = static_cast<int>(c - offset);
-            break;
-          }
-        }
-        if (cur->time_column < 0) return at_line(source, lineno, "column header has no 'time'");
-      }
-      continue;
+      DTPLAN_CHECK(read_comment(*cur, tok, line, source, lineno));
+    } else {
+      DTPLAN_CHECK(read_row(*cur, tok, line, source, lineno));
     }
-    std::int64_t size = 0;
-    if (!to_int(tok[0], size)) {
-      // All digits but not an int64: a data row whose size cannot be read, not a text line.
-      if (tok[0].find_first_not_of("0123456789") == std::string_view::npos) {
-        return at_line(source, lineno,
-                       "size '" + std::string(tok[0]) + "' does not fit in a 64-bit integer");
-      }
-      continue;  // NCCL INFO lines, warnings, "NCCL version ..."
-    }
-    if (cur->time_column < 0) {
-      return at_line(source, lineno, "data row before the '#  size  count ...' column header");
-    }
-    auto tc = static_cast<std::size_t>(cur->time_column);
-    NcclTestsRow row;
-    row.size_bytes = size;
-    if (tok.size() < tc + 3 || !to_int(tok[1], row.count) || !to_double(tok[tc], row.time_us) ||
-        !to_double(tok[tc + 1], row.algbw_gbyte_per_s) ||
-        !to_double(tok[tc + 2], row.busbw_gbyte_per_s) || row.time_us < 0 || size < 0) {
-      return at_line(
-          source, lineno,
-          "cannot read the out-of-place time of the row '" + std::string(core::trim(line)) + "'");
-    }
-    if (size > 0) cur->run.rows.push_back(row);
   }
   if (cur) DTPLAN_CHECK(finish(*cur, source, out));
   if (out.empty()) {

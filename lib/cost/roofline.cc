@@ -5,18 +5,6 @@
 
 namespace dtplan::cost {
 
-std::string_view bound_name(Bound bound) {
-  switch (bound) {
-    case Bound::kCompute:
-      return "compute";
-    case Bound::kMemory:
-      return "memory";
-    case Bound::kLaunch:
-      return "launch";
-  }
-  return "launch";
-}
-
 double flop_efficiency(const HardwareProfile& profile, const Kernel& kernel, double flops) {
   const ComputeEfficiency& c = profile.compute;
   switch (kernel.kind) {

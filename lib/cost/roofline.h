@@ -33,9 +33,6 @@ struct ComputeCost {
   bool operator==(const ComputeCost&) const = default;
 };
 
-// "compute", "memory", "launch".
-std::string_view bound_name(Bound bound);
-
 // Which efficiency the FLOP term uses (hardware.h ComputeEfficiency, kernel_efficiency.h).
 enum class KernelKind : std::uint8_t {
   kGeneric,            // compute_efficiency

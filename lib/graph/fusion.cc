@@ -7,6 +7,8 @@
 namespace dtplan::graph {
 namespace {
 
+bool is_fusible(const Node& node);
+
 // View-likes, getitem and split: they move no data, so fusion looks through them.
 bool is_transparent(const Node& node) {
   const OpFamily family = op_family(node.op);
@@ -92,8 +94,8 @@ class OutputScan {
   core::MinUnionFind& regions_;
 };
 
-}  // namespace
-
+// Whether `node` can join a fused region: a pointwise, reduction, softmax, norm or factory op,
+// or cat, inside a layer.
 bool is_fusible(const Node& node) {
   if (node.layer < 0) return false;
   switch (op_family(node.op)) {
@@ -109,6 +111,8 @@ bool is_fusible(const Node& node) {
       return false;
   }
 }
+
+}  // namespace
 
 std::vector<FusedOp> fuse_regions(const Graph& graph, core::Execution execution) {
   std::vector<FusedOp> out(graph.size());

@@ -50,10 +50,6 @@ struct FusedOp {
   bool operator==(const FusedOp&) const = default;
 };
 
-// Whether `node` can join a fused region: a pointwise, reduction, softmax, norm or factory op,
-// or cat, inside a layer.
-bool is_fusible(const Node& node);
-
 // One entry per node of `graph` (in node order). kEager: every entry the default. Regions are
 // numbered in order of their first op.
 std::vector<FusedOp> fuse_regions(const Graph& graph, core::Execution execution);

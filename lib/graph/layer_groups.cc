@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/hash.h"
+
 namespace dtplan::graph {
 namespace {
 
@@ -41,15 +43,6 @@ void append_supplied(std::string& out, const Node& producer) {
 
 }  // namespace
 
-std::uint64_t fnv1a(std::string_view text, std::uint64_t seed) {
-  std::uint64_t h = seed;
-  for (char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 std::string node_signature(const Graph& graph, NodeId id) {
   const Node& node = graph.node(id);
   std::string out;
@@ -78,7 +71,7 @@ std::vector<LayerForm> layer_forms(const Graph& graph) {
   out.reserve(by_layer.size());
   for (auto& [layer, form] : by_layer) {
     form.node_forms.reserve(form.nodes.size());
-    std::uint64_t h = fnv1a("layer");
+    std::uint64_t h = core::fnv1a("layer");
     for (NodeId id : form.nodes) {
       const Node& node = graph.node(id);
       std::string text;
@@ -101,8 +94,8 @@ std::vector<LayerForm> layer_forms(const Graph& graph) {
         text += 'P';
         text += partner.layer == layer ? std::to_string(local[index_of(node.pair)]) : "E";
       }
-      h = fnv1a(text, h);
-      h = fnv1a("\n", h);
+      h = core::fnv1a(text, h);
+      h = core::fnv1a("\n", h);
       form.node_forms.push_back(std::move(text));
     }
     form.hash = h;

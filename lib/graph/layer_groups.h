@@ -48,7 +48,4 @@ core::Status check_repeats(const Graph& graph, const std::vector<RepeatGroup>& r
 // hashing that infers layers for graphs without layer ids (repeat_regions.h).
 std::string node_signature(const Graph& graph, NodeId id);
 
-// 64-bit FNV-1a, the stable hash used for layer and node signatures.
-std::uint64_t fnv1a(std::string_view text, std::uint64_t seed = 14695981039346656037ull);
-
 }  // namespace dtplan::graph

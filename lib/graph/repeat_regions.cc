@@ -102,6 +102,87 @@ Group claim_next(const std::vector<std::int32_t>& sig, std::vector<bool>& claime
   return group;
 }
 
+// The groups' blocks numbered in order (group, then block), and the data edges between them.
+struct Blocks {
+  std::vector<std::int32_t> block_id;    // by node: its global block number, or -1
+  std::vector<std::size_t> group_start;  // by group: the number of its first block
+  std::vector<std::map<std::int32_t, std::int64_t>> adjacent;  // by block: edge counts
+};
+
+Blocks number_blocks(const Graph& graph, const std::vector<Group>& groups) {
+  const std::size_t n = graph.size();
+  Blocks out;
+  out.block_id.assign(n, -1);
+  std::size_t count = 0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    out.group_start.push_back(count);
+    for (std::size_t j = 0; j < groups[g].size(); ++j) {
+      for (std::int32_t node : groups[g][j]) out.block_id[node] = static_cast<std::int32_t>(count);
+      ++count;
+    }
+  }
+  out.adjacent.resize(count);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (out.block_id[i] < 0) continue;
+    for (NodeId in : graph.nodes()[i].inputs) {
+      const std::int32_t a = out.block_id[i], b = out.block_id[index_of(in)];
+      if (b < 0 || a == b) continue;
+      ++out.adjacent[a][b];
+      ++out.adjacent[b][a];
+    }
+  }
+  return out;
+}
+
+// Step 3: the layer of each block. The first (largest) group's k blocks are layers 0..k-1;
+// another group of k blocks joins them when its blocks' data edges vote for a bijection onto
+// those layers (repeated until no group joins); a group that never joins gets layers of its own
+// when its blocks are large enough. Sets `layers` to the number of layers.
+std::vector<std::int32_t> tie_groups(const std::vector<Group>& groups, const Blocks& blocks,
+                                     std::int32_t& layers) {
+  std::vector<std::int32_t> layer_of_block(blocks.adjacent.size(), -1);
+  const std::size_t k = groups[0].size();
+  for (std::size_t j = 0; j < k; ++j) layer_of_block[j] = static_cast<std::int32_t>(j);
+  std::vector<bool> merged(groups.size(), false);
+  merged[0] = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t g = 1; g < groups.size(); ++g) {
+      if (merged[g] || groups[g].size() != k) continue;
+      std::vector<std::int32_t> mapping(k, -1);
+      std::vector<bool> taken(k, false);
+      bool bijective = true;
+      for (std::size_t j = 0; bijective && j < k; ++j) {
+        std::vector<std::int64_t> votes(k, 0);
+        for (const auto& [other, count] : blocks.adjacent[blocks.group_start[g] + j]) {
+          if (layer_of_block[other] >= 0) votes[layer_of_block[other]] += count;
+        }
+        auto it = std::max_element(votes.begin(), votes.end());  // first max: lowest layer
+        const auto layer = static_cast<std::size_t>(it - votes.begin());
+        bijective = *it > 0 && !taken[layer];
+        if (bijective) {
+          taken[layer] = true;
+          mapping[j] = static_cast<std::int32_t>(layer);
+        }
+      }
+      if (!bijective) continue;
+      for (std::size_t j = 0; j < k; ++j) layer_of_block[blocks.group_start[g] + j] = mapping[j];
+      merged[g] = true;
+      changed = true;
+    }
+  }
+  // Groups that did not join: layers of their own.
+  std::int32_t next = static_cast<std::int32_t>(k);
+  for (std::size_t g = 1; g < groups.size(); ++g) {
+    if (merged[g] || groups[g][0].size() < kMinStandaloneBlockNodes) continue;
+    for (std::size_t j = 0; j < groups[g].size(); ++j) {
+      layer_of_block[blocks.group_start[g] + j] = next++;
+    }
+  }
+  layers = next;
+  return layer_of_block;
+}
+
 }  // namespace
 
 InferredLayers infer_layers(const Graph& graph) {
@@ -125,68 +206,10 @@ InferredLayers infer_layers(const Graph& graph) {
   if (groups.empty()) return out;
 
   // Step 3: tie groups to the first (largest) group's blocks by data edges.
-  std::vector<std::int32_t> block_id(n, -1);                // global block number
-  std::vector<std::pair<std::size_t, std::size_t>> blocks;  // (group, block)
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    for (std::size_t j = 0; j < groups[g].size(); ++j) {
-      for (std::int32_t node : groups[g][j])
-        block_id[node] = static_cast<std::int32_t>(blocks.size());
-      blocks.emplace_back(g, j);
-    }
-  }
-  std::vector<std::map<std::int32_t, std::int64_t>> adjacent(blocks.size());  // edge counts
-  for (std::size_t i = 0; i < n; ++i) {
-    if (block_id[i] < 0) continue;
-    for (NodeId in : graph.nodes()[i].inputs) {
-      const std::int32_t a = block_id[i], b = block_id[index_of(in)];
-      if (b < 0 || a == b) continue;
-      ++adjacent[a][b];
-      ++adjacent[b][a];
-    }
-  }
-  std::vector<std::int32_t> layer_of_block(blocks.size(), -1);
-  const std::size_t k = groups[0].size();
-  for (std::size_t j = 0; j < k; ++j) layer_of_block[j] = static_cast<std::int32_t>(j);
-  std::vector<bool> merged(groups.size(), false);
-  merged[0] = true;
-  std::size_t first_block_of_group = 0;
-  std::vector<std::size_t> group_start(groups.size());
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    group_start[g] = first_block_of_group;
-    first_block_of_group += groups[g].size();
-  }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t g = 1; g < groups.size(); ++g) {
-      if (merged[g] || groups[g].size() != k) continue;
-      std::vector<std::int32_t> mapping(k, -1);
-      std::vector<bool> taken(k, false);
-      bool bijective = true;
-      for (std::size_t j = 0; bijective && j < k; ++j) {
-        std::vector<std::int64_t> votes(k, 0);
-        for (const auto& [other, count] : adjacent[group_start[g] + j]) {
-          if (layer_of_block[other] >= 0) votes[layer_of_block[other]] += count;
-        }
-        auto it = std::max_element(votes.begin(), votes.end());  // first max: lowest layer
-        const auto layer = static_cast<std::size_t>(it - votes.begin());
-        bijective = *it > 0 && !taken[layer];
-        if (bijective) {
-          taken[layer] = true;
-          mapping[j] = static_cast<std::int32_t>(layer);
-        }
-      }
-      if (!bijective) continue;
-      for (std::size_t j = 0; j < k; ++j) layer_of_block[group_start[g] + j] = mapping[j];
-      merged[g] = true;
-      changed = true;
-    }
-  }
-  // Groups that did not join: layers of their own.
-  std::int32_t next = static_cast<std::int32_t>(k);
-  for (std::size_t g = 1; g < groups.size(); ++g) {
-    if (merged[g] || groups[g][0].size() < kMinStandaloneBlockNodes) continue;
-    for (std::size_t j = 0; j < groups[g].size(); ++j) layer_of_block[group_start[g] + j] = next++;
-  }
+  const Blocks blocks = number_blocks(graph, groups);
+  std::int32_t next = 0;
+  const std::vector<std::int32_t> layer_of_block = tie_groups(groups, blocks, next);
+  const std::vector<std::int32_t>& block_id = blocks.block_id;
   // Step 4: number layers by their first node.
   std::vector<std::int32_t> first_node(static_cast<std::size_t>(next), -1);
   for (std::size_t i = 0; i < n; ++i) {

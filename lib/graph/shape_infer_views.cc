@@ -13,6 +13,8 @@ using core::Error;
 using core::Result;
 using K = OpKind;
 
+Result<Shape> resolve_view_size(const Shape& size, std::int64_t n, std::string_view field);
+
 Result<Inferred> infer_view(const Node& node, const TensorMeta& in) {
   if (!node.attrs.contains("size") && node.attrs.contains("dtype")) {
     // view.dtype: reinterpret the last dimension's bytes.
@@ -199,8 +201,8 @@ Result<Inferred> infer_cat(const Node& node, std::span<const TensorMeta* const> 
   return single_output(std::move(out), promote_dtypes(in, {}));
 }
 
-}  // namespace
-
+// The shape `size` requests from an input with `numel` elements, resolving one -1.
+// Example: resolve_view_size({16, -1}, 64, "field 'attrs'.'size'") == {16, 4}.
 Result<Shape> resolve_view_size(const Shape& size, std::int64_t n, std::string_view field) {
   Shape out = size;
   std::optional<std::size_t> infer_at;
@@ -231,6 +233,8 @@ Result<Shape> resolve_view_size(const Shape& size, std::int64_t n, std::string_v
   }
   return out;
 }
+
+}  // namespace
 
 Result<Inferred> infer_view_like(const Node& node, std::span<const TensorMeta* const> in) {
   const TensorMeta& x = *in[0];

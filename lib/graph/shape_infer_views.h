@@ -25,9 +25,4 @@ inline core::Error inputs_error(const std::string& message) {
   return core::Error::bad_input("field 'inputs': " + message);
 }
 
-// The shape `size` requests from an input with `numel` elements, resolving one -1.
-// Example: resolve_view_size({16, -1}, 64, "field 'attrs'.'size'") == {16, 4}.
-core::Result<Shape> resolve_view_size(const Shape& size, std::int64_t numel,
-                                      std::string_view field);
-
 }  // namespace dtplan::graph

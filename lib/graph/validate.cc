@@ -190,8 +190,7 @@ Status check_role(const Graph& graph, NodeId id) {
   return {};
 }
 
-}  // namespace
-
+// The node-level checks for one node (all but the graph-wide ones: single output node, repeats).
 Status validate_node(const Graph& graph, NodeId id) {
   const Node& node = graph.node(id);
   DTPLAN_CHECK(check_counts(node));
@@ -206,6 +205,8 @@ Status validate_node(const Graph& graph, NodeId id) {
   }
   return {};
 }
+
+}  // namespace
 
 Status validate(const Graph& graph) {
   for (std::size_t i = 0; i < graph.size(); ++i) {

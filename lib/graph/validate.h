@@ -21,7 +21,4 @@ namespace dtplan::graph {
 // @post ok iff every check above holds.
 core::Status validate(const Graph& graph);
 
-// The node-level checks for one node (all but the graph-wide ones: single output node, repeats).
-core::Status validate_node(const Graph& graph, NodeId id);
-
 }  // namespace dtplan::graph

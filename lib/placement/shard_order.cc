@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "core/hash.h"
+
 namespace dtplan::placement {
 
 namespace {
@@ -186,11 +188,11 @@ std::string to_string(const ShardOrder& order) {
 }
 
 std::size_t hash_value(const ShardOrder& order) {
-  std::size_t h = hash_combine(0, order.steps().size());
+  std::size_t h = core::hash_combine(0, order.steps().size());
   for (const ShardStep& s : order.steps()) {
-    h = hash_combine(h,
-                     (static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.tensor_dim)) << 32) |
-                         static_cast<std::uint32_t>(s.mesh_dim));
+    h = core::hash_combine(
+        h, (static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.tensor_dim)) << 32) |
+               static_cast<std::uint32_t>(s.mesh_dim));
   }
   return h;
 }

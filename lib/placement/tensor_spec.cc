@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/checked.h"
+#include "core/hash.h"
 #include "core/strings.h"
 
 namespace dtplan::placement {
@@ -197,11 +198,11 @@ std::string to_string(const TensorSpec& spec) {
 }
 
 std::size_t hash_value(const TensorSpec& spec) {
-  std::size_t h = hash_combine(0, static_cast<std::uint64_t>(spec.dtype()));
-  h = hash_combine(h, spec.shape().size());
-  for (std::int64_t s : spec.shape()) h = hash_combine(h, static_cast<std::uint64_t>(s));
-  for (const Placement& p : spec.placements()) h = hash_combine(h, hash_value(p));
-  return hash_combine(h, hash_value(spec.shard_order()));
+  std::size_t h = core::hash_combine(0, static_cast<std::uint64_t>(spec.dtype()));
+  h = core::hash_combine(h, spec.shape().size());
+  for (std::int64_t s : spec.shape()) h = core::hash_combine(h, static_cast<std::uint64_t>(s));
+  for (const Placement& p : spec.placements()) h = core::hash_combine(h, hash_value(p));
+  return core::hash_combine(h, hash_value(spec.shard_order()));
 }
 
 }  // namespace dtplan::placement

@@ -10,7 +10,7 @@
 
 namespace dtplan::redist {
 
-// Hash must be a callable K -> std::uint64_t with well-mixed low bits.
+// Hash must be a callable K -> std::uint64_t with well-mixed low bits (core::mix64 gives them).
 template <class K, class V, class Hash>
 class FlatMap {
  public:
@@ -78,15 +78,5 @@ class FlatMap {
   std::size_t size_ = 0;
   std::uint32_t stamp_ = 1;
 };
-
-// splitmix64's finaliser: a good 64-bit mix for composing hashes of fixed-size keys.
-constexpr std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
 
 }  // namespace dtplan::redist

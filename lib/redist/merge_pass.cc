@@ -12,6 +12,8 @@ using placement::ReduceOp;
 
 namespace {
 
+bool mergeable_pair(const Transform& first, const Transform& next);
+
 bool mergeable_kind(const Transform& t) {
   const bool kind = t.kind == StepKind::kAllGather || t.kind == StepKind::kReduceScatter ||
                     t.kind == StepKind::kAllReduce;
@@ -223,12 +225,14 @@ std::optional<Transform> try_flatten(const Context& c, const RedistState& state,
   return merged;
 }
 
-}  // namespace
-
+// Whether two single-dim steps may share a merge group (docs/reference/placements.md §4.2
+// mergeable_placements).
 bool mergeable_pair(const Transform& first, const Transform& next) {
   if (first.src == next.src && first.dst == next.dst) return true;
   return first.dst == next.dst && sum_or_avg(first.src) && sum_or_avg(next.src);
 }
+
+}  // namespace
 
 core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const std::int64_t> shape,
                                      const RedistState& src, std::span<const Transform> steps,

@@ -68,8 +68,4 @@ core::Result<MergeResult> merge_pass(const MeshContext& mesh, std::span<const st
                                      const RedistState& src, std::span<const Transform> steps,
                                      MergeMode mode = MergeMode::kMerge);
 
-// Whether two single-dim steps may share a merge group (docs/reference/placements.md §4.2
-// mergeable_placements).
-bool mergeable_pair(const Transform& first, const Transform& next);
-
 }  // namespace dtplan::redist

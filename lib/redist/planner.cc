@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "core/hash.h"
 #include "core/strings.h"
 #include "core/units.h"
 #include "layout/layout_text.h"
@@ -89,9 +90,9 @@ Planner::Planner(MeshContext mesh, std::unique_ptr<CostModel> model, WarningSink
 Planner::~Planner() = default;
 
 std::size_t Planner::KeyHash::operator()(const Key& k) const {
-  std::size_t h = placement::hash_combine(k.mesh_model, placement::hash_value(k.src));
-  h = placement::hash_combine(h, placement::hash_value(k.dst));
-  return placement::hash_combine(
+  std::size_t h = core::hash_combine(k.mesh_model, placement::hash_value(k.src));
+  h = core::hash_combine(h, placement::hash_value(k.dst));
+  return core::hash_combine(
       h, static_cast<std::uint64_t>(k.planner) * 2 + (k.merge ? 1 : 0) + (k.max_states << 3));
 }
 

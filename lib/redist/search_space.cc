@@ -133,8 +133,8 @@ StateKey SearchSpace::encode(const RedistState& state) const {
 }
 
 int SearchSpace::td_index(std::int32_t t) const {
-  for (int k = 0; k < ntd_; ++k) {
-    if (td_[static_cast<std::size_t>(k)] == t) return k;
+  for (int k = 0; k < order_count(); ++k) {
+    if (order_tensor_dim(k) == t) return k;
   }
   return -1;
 }
@@ -171,12 +171,13 @@ std::int64_t SearchSpace::chain_max(std::int32_t t, const std::uint8_t* dims,
 
 void SearchSpace::load(StateKey key) {
   key_ = key;
+  Orders& o = current_;
   // Restore the lengths of the previous state's split tensor dims.
-  for (int k = 0; k < ntd_; ++k) {
-    const auto t = static_cast<std::size_t>(td_[static_cast<std::size_t>(k)]);
+  for (int k = 0; k < o.count; ++k) {
+    const auto t = static_cast<std::size_t>(o.tensor_dim[static_cast<std::size_t>(k)]);
     ml_[t] = shape_[t];
   }
-  ntd_ = 0;
+  o.count = 0;
   double shards = 1;
   for (int m = 0; m < ndim_; ++m) {
     const auto um = static_cast<std::size_t>(m);
@@ -187,32 +188,31 @@ void SearchSpace::load(StateKey key) {
     const std::int32_t t = tdim_[pid_[um]];
     int k = td_index(t);
     if (k < 0) {
-      k = ntd_++;
-      td_[static_cast<std::size_t>(k)] = t;
-      cnt_[static_cast<std::size_t>(k)] = 0;
+      k = o.count++;
+      o.tensor_dim[static_cast<std::size_t>(k)] = t;
+      o.length[static_cast<std::size_t>(k)] = 0;
     }
     if (sizes_[um] > 1) {
-      lst_[static_cast<std::size_t>(k)][pos_[um]] = static_cast<std::uint8_t>(m);
-      ++cnt_[static_cast<std::size_t>(k)];
+      o.dims[static_cast<std::size_t>(k)][pos_[um]] = static_cast<std::uint8_t>(m);
+      ++o.length[static_cast<std::size_t>(k)];
     }
   }
   ideal_ = global_bytes_ / shards;
   // Tensor dims ascending (insertion sort of at most 8).
-  for (int i = 1; i < ntd_; ++i) {
-    for (int j = i;
-         j > 0 && td_[static_cast<std::size_t>(j - 1)] > td_[static_cast<std::size_t>(j)]; --j) {
-      std::swap(td_[static_cast<std::size_t>(j - 1)], td_[static_cast<std::size_t>(j)]);
-      std::swap(cnt_[static_cast<std::size_t>(j - 1)], cnt_[static_cast<std::size_t>(j)]);
-      std::swap(lst_[static_cast<std::size_t>(j - 1)], lst_[static_cast<std::size_t>(j)]);
+  for (int i = 1; i < o.count; ++i) {
+    for (int j = i; j > 0 && o.tensor_dim[static_cast<std::size_t>(j - 1)] >
+                                 o.tensor_dim[static_cast<std::size_t>(j)];
+         --j) {
+      std::swap(o.tensor_dim[static_cast<std::size_t>(j - 1)],
+                o.tensor_dim[static_cast<std::size_t>(j)]);
+      std::swap(o.length[static_cast<std::size_t>(j - 1)], o.length[static_cast<std::size_t>(j)]);
+      std::swap(o.dims[static_cast<std::size_t>(j - 1)], o.dims[static_cast<std::size_t>(j)]);
     }
   }
-  for (int k = 0; k < ntd_; ++k) {
-    const auto uk = static_cast<std::size_t>(k);
-    std::array<std::uint8_t, kMaxSearchDims> pids{};
-    for (int i = 0; i < cnt_[uk]; ++i)
-      pids[static_cast<std::size_t>(i)] = pid_[lst_[uk][static_cast<std::size_t>(i)]];
-    ml_[static_cast<std::size_t>(td_[uk])] =
-        chain_max(td_[uk], lst_[uk].data(), pids.data(), cnt_[uk]);
+  for (int k = 0; k < o.count; ++k) {
+    const Chain c = chain_of(order_tensor_dim(k));
+    ml_[static_cast<std::size_t>(order_tensor_dim(k))] =
+        chain_max(order_tensor_dim(k), c.dims.data(), c.pids.data(), c.length);
   }
 }
 

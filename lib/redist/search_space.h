@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/hash.h"
 #include "core/result.h"
 #include "placement/placement.h"
 #include "redist/cost_model.h"
@@ -54,7 +55,7 @@ struct StateKey {
 
 struct StateKeyHash {
   std::uint64_t operator()(const StateKey& k) const {
-    return mix64(k.placements ^ mix64(k.positions + 0x9e3779b97f4a7c15ULL));
+    return core::mix64(k.placements ^ core::splitmix64(k.positions));
   }
 };
 
@@ -133,14 +134,53 @@ class SearchSpace {
   };
   struct ChainKeyHash {
     std::uint64_t operator()(const ChainKey& k) const {
-      return mix64(k.pids ^ mix64((std::uint64_t{k.dims} << 32) ^
-                                  (static_cast<std::uint64_t>(k.tensor_dim) << 8) ^
-                                  static_cast<std::uint64_t>(k.length)));
+      return core::mix64(k.pids ^ core::mix64((std::uint64_t{k.dims} << 32) ^
+                                              (static_cast<std::uint64_t>(k.tensor_dim) << 8) ^
+                                              static_cast<std::uint64_t>(k.length)));
     }
   };
 
+  // The splits (size > 1) of one tensor dim in order: mesh dims and their placement ids.
+  struct Chain {
+    std::array<std::uint8_t, kMaxSearchDims> dims{};
+    std::array<std::uint8_t, kMaxSearchDims> pids{};
+    int length = 0;
+  };
+  // The mesh dims of a flattened mesh (ascending) and its group size.
+  struct FlatGroup {
+    std::uint32_t dims = 0;
+    int flattened = -1;
+    std::int64_t size = 1;
+    std::array<int, kMaxSearchDims> members{};
+    int count = 0;
+  };
+
   std::uint8_t pid_of(const placement::Placement& p) const;
+  // The index among the current state's split tensor dims of tensor dim t, or -1.
   int td_index(std::int32_t t) const;
+  // The current state's splits of tensor dim t (empty when it has none).
+  Chain chain_of(std::int32_t t) const;
+  // A move of one mesh dim m from the current state, its next key still the current one.
+  Move single_move(StepKind kind, int m, const placement::Placement& src,
+                   const placement::Placement& dst) const;
+  // Puts mesh dim x with placement id np at the end of tensor dim t's order in mv.next and sets
+  // mv's dst_dim and dst_after.
+  void append(Move& mv, int x, std::uint8_t np, std::int32_t t);
+  // Whether mesh dim m may leave the order of the k-th split tensor dim: it splits that dim and
+  // is its innermost split of size > 1, or has size 1.
+  bool removable(int k, int m) const;
+  // Move families 1, 2, 7, 9, 10: the removable splits held as `from` (kAnyShard: S or _S);
+  // with no targets all_gather to R, else all_to_all to each target id of another tensor dim.
+  // Return false when the visitor stops the enumeration.
+  bool removals(MoveVisitor& v, std::uint8_t from, std::span<const std::uint8_t> targets);
+  // Move families 3-6, 8, 11: `kind` from every mesh dim holding `from` to each target id.
+  bool to_each(MoveVisitor& v, std::uint8_t from, StepKind kind,
+               std::span<const std::uint8_t> targets);
+  FlatGroup flat_group(const FlatMatch& match) const;
+  // Move family 12, reductions: all_reduce, then reduce_scatter to S(b) for b ascending.
+  bool flat_reductions(MoveVisitor& v, const FlatGroup& g);
+  // Move family 12, gathers: all_gather of a's innermost splits.
+  bool flat_gather(MoveVisitor& v, const FlatGroup& g);
   // Stats of tensor dim t split by `dims` (with placement ids `pids`) in order.
   ChainStats chain(std::int32_t t, const std::uint8_t* dims, const std::uint8_t* pids, int len);
   std::int64_t chain_max(std::int32_t t, const std::uint8_t* dims, const std::uint8_t* pids,
@@ -181,10 +221,19 @@ class SearchSpace {
   StateKey key_;
   std::array<std::uint8_t, kMaxSearchDims> pid_{};
   std::array<std::uint8_t, kMaxSearchDims> pos_{};
-  int ntd_ = 0;  // tensor dims with a split, ascending
-  std::array<std::int32_t, kMaxSearchDims> td_{};
-  std::array<std::uint8_t, kMaxSearchDims> cnt_{};  // splits of size > 1
-  std::array<std::array<std::uint8_t, kMaxSearchDims>, kMaxSearchDims> lst_{};
+  // The orders of its split tensor dims (tensor dims ascending; a tensor dim split only by
+  // size-1 mesh dims has length 0), read through the accessors below.
+  Orders current_{};
+  [[nodiscard]] int order_count() const { return current_.count; }
+  [[nodiscard]] std::int32_t order_tensor_dim(int k) const {
+    return current_.tensor_dim[static_cast<std::size_t>(k)];
+  }
+  [[nodiscard]] int order_length(int k) const {
+    return current_.length[static_cast<std::size_t>(k)];
+  }
+  [[nodiscard]] std::uint8_t order_mesh_dim(int k, int i) const {
+    return current_.dims[static_cast<std::size_t>(k)][static_cast<std::size_t>(i)];
+  }
   std::vector<std::int64_t> ml_;  // longest length per tensor dim
   double ideal_ = 0;
 };

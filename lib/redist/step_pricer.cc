@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "core/hash.h"
+
 namespace dtplan::redist {
 
 namespace {
@@ -107,10 +109,10 @@ std::uint64_t StepPricer::Hash::operator()(const StepQuery& q) const {
   const std::uint64_t tag = static_cast<std::uint64_t>(q.kind) | (std::uint64_t{q.mesh_dims} << 8) |
                             (static_cast<std::uint64_t>(q.flattened + 1) << 40) |
                             (std::uint64_t{q.divides} << 63);
-  return mix64(tag ^ static_cast<std::uint64_t>(q.bytes) * 0x9e3779b97f4a7c15ULL ^
-               static_cast<std::uint64_t>(q.local_bytes) * 0xc2b2ae3d27d4eb4fULL ^
-               bits * 0x165667b19e3779f9ULL ^
-               static_cast<std::uint64_t>(q.avg_scale) * 0x27d4eb2f165667c5ULL);
+  return core::mix64(tag ^ static_cast<std::uint64_t>(q.bytes) * core::kGoldenGamma ^
+                     static_cast<std::uint64_t>(q.local_bytes) * 0xc2b2ae3d27d4eb4fULL ^
+                     bits * 0x165667b19e3779f9ULL ^
+                     static_cast<std::uint64_t>(q.avg_scale) * 0x27d4eb2f165667c5ULL);
 }
 
 core::Result<PricedQuery> StepPricer::price(const StepQuery& query) {

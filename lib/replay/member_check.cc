@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/hash.h"
 #include "replay/comm_split.h"
 #include "sim/reduce_engine.h"
 
@@ -9,16 +10,13 @@ namespace dtplan::replay {
 
 namespace {
 
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;
-constexpr std::uint64_t kFnvPrime = 1099511628211ULL;
+using core::kFnvOffset;
+
 constexpr std::uint64_t kHashMask = (std::uint64_t{1} << 62) - 1;
 
+// FNV-1a of the value's 8 bytes, least significant first (the same on every process).
 void mix(std::uint64_t& h, std::int64_t value) {
-  auto v = static_cast<std::uint64_t>(value);
-  for (int byte = 0; byte < 8; ++byte) {
-    h = (h ^ (v & 0xffU)) * kFnvPrime;
-    v >>= 8;
-  }
+  h = core::fnv1a_u64(static_cast<std::uint64_t>(value), h);
 }
 
 std::int64_t finish(std::uint64_t h) { return static_cast<std::int64_t>(h & kHashMask); }

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/hash.h"
 #include "placement/owned_indices.h"
 #include "sim/fake_process_group.h"
 #include "sim/redist_executor.h"
@@ -20,13 +21,11 @@ constexpr std::uint64_t kHashMask = (std::uint64_t{1} << 52) - 1;
 // FNV-1a of a tensor's shape and bytes, 52 bits (exact in a double); never 0, so that a slot of
 // the summed vector that no process filled cannot match a result.
 double result_hash(const sim::Tensor& t) {
+  // The seed is FNV's offset basis short of its last digit; kept so that the hashes stay as
+  // they were.
   std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const void* p, std::size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
-  };
-  for (std::int64_t s : t.shape()) mix(&s, sizeof s);
-  if (t.has_data()) mix(t.data(), static_cast<std::size_t>(t.nbytes()));
+  for (std::int64_t s : t.shape()) h = core::fnv1a_bytes(&s, sizeof s, h);
+  if (t.has_data()) h = core::fnv1a_bytes(t.data(), static_cast<std::size_t>(t.nbytes()), h);
   const std::uint64_t v = h & kHashMask;
   return static_cast<double>(v == 0 ? 1 : v);
 }

@@ -44,108 +44,124 @@ bool is_symmetry(const StepProgram& program, const SlotLinks& at,
   return true;
 }
 
+// What every partition's quotient reads: the symmetries, each slot's quotient slot and the link
+// classes with their quotient ids.
+struct Classes {
+  std::vector<const std::vector<std::int32_t>*> symmetries;
+  std::vector<std::int32_t> quotient_slot;  // by slot: -1 unless it is its class's lowest
+  core::MinUnionFind link_class;
+  std::vector<std::int32_t> link_id;  // by the lowest link of a class: its quotient link
+};
+
+// Partition p in the quotient, appended to q with its links; false (no quotient) when a link
+// carries two groups of one class or the kept slots do not form whole groups of one size.
+bool quotient_partition(const StepProgram& program, std::size_t p, const LinkMap& links, Classes& c,
+                        SlotQuotient& q) {
+  const GroupPartition& part = program.partitions[p];
+  // Classes of groups: a group and its image under each symmetry.
+  core::MinUnionFind group_class(static_cast<std::size_t>(part.groups()));
+  for (const auto* shift : c.symmetries) {
+    for (std::int32_t g = 0; g < part.groups(); ++g) {
+      const auto first = static_cast<std::size_t>(part.group(g)[0]);
+      group_class.unite(g, part.group_of[static_cast<std::size_t>((*shift)[first])]);
+    }
+  }
+  // No link may carry two groups of one class.
+  std::vector<std::pair<std::int32_t, std::int32_t>> uses;  // (link, group class)
+  for (std::int32_t g = 0; g < part.groups(); ++g) {
+    for (std::int32_t l : links.of(p, g)) uses.emplace_back(l, group_class.find(g));
+  }
+  std::ranges::sort(uses);
+  if (std::ranges::adjacent_find(uses) != uses.end()) return false;
+
+  GroupPartition out;
+  out.mesh_dims = part.mesh_dims;
+  out.flattened = part.flattened;
+  out.size = 0;
+  out.group_of.assign(q.program.ranks.size(), -1);
+  std::vector<char> class_kept(static_cast<std::size_t>(part.groups()), 0);
+  std::vector<std::int32_t> offsets{0};
+  std::vector<std::int32_t> kept_links;
+  std::int32_t kept_groups = 0;
+  for (std::int32_t g = 0; g < part.groups(); ++g) {
+    std::vector<std::int32_t> own, reps;
+    for (std::int32_t s : part.group(g)) {
+      const auto slot = static_cast<std::size_t>(s);
+      if (c.quotient_slot[slot] >= 0) own.push_back(c.quotient_slot[slot]);
+      reps.push_back(q.rep[slot]);
+    }
+    if (own.empty()) continue;
+    std::ranges::sort(reps);
+    reps.erase(std::unique(reps.begin(), reps.end()), reps.end());
+    char& kept = class_kept[static_cast<std::size_t>(group_class.find(g))];
+    if (reps != own || kept != 0 || (out.size != 0 && out.size != std::ssize(own))) {
+      return false;
+    }
+    kept = 1;
+    out.size = std::ssize(own);
+    const std::int32_t group = kept_groups++;
+    for (std::int32_t s : own) out.group_of[static_cast<std::size_t>(s)] = group;
+    out.members.insert(out.members.end(), own.begin(), own.end());
+    out.topologies.push_back(part.topologies[static_cast<std::size_t>(g)]);
+    std::vector<std::int32_t> mine;
+    for (std::int32_t l : links.of(p, g)) {
+      mine.push_back(c.link_id[static_cast<std::size_t>(c.link_class.find(l))]);
+    }
+    std::ranges::sort(mine);
+    mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+    kept_links.insert(kept_links.end(), mine.begin(), mine.end());
+    offsets.push_back(static_cast<std::int32_t>(kept_links.size()));
+  }
+  if (std::ranges::find(out.group_of, -1) != out.group_of.end()) return false;
+  q.links.offsets.push_back(std::move(offsets));
+  q.links.links_of.push_back(std::move(kept_links));
+  q.program.partitions.push_back(std::move(out));
+  return true;
+}
+
 }  // namespace
 
 std::optional<SlotQuotient> quotient_slots(const StepProgram& program, const SlotLinks& at,
                                            const LinkMap& links) {
   const std::size_t n = program.ranks.size();
-  std::vector<const std::vector<std::int32_t>*> symmetries;
+  Classes c{.symmetries = {},
+            .quotient_slot = std::vector<std::int32_t>(n, -1),
+            .link_class = core::MinUnionFind(static_cast<std::size_t>(at.links)),
+            .link_id = std::vector<std::int32_t>(static_cast<std::size_t>(at.links), -1)};
   for (const auto& shift : program.shifts) {
-    if (is_symmetry(program, at, shift)) symmetries.push_back(&shift);
+    if (is_symmetry(program, at, shift)) c.symmetries.push_back(&shift);
   }
-  if (symmetries.empty() || n == 0) return std::nullopt;
+  if (c.symmetries.empty() || n == 0) return std::nullopt;
 
   // Classes of slots and of links under the symmetries, each named by its lowest member.
   core::MinUnionFind slot_class(n);
-  core::MinUnionFind link_class(static_cast<std::size_t>(at.links));
-  for (const auto* shift : symmetries) {
+  for (const auto* shift : c.symmetries) {
     for (std::size_t s = 0; s < n; ++s) {
       const std::int32_t t = (*shift)[s];
       slot_class.unite(static_cast<std::int32_t>(s), t);
-      link_class.unite(static_cast<std::int32_t>(s), t);
-      link_class.unite(at.nic_of[s], at.nic_of[static_cast<std::size_t>(t)]);
+      c.link_class.unite(static_cast<std::int32_t>(s), t);
+      c.link_class.unite(at.nic_of[s], at.nic_of[static_cast<std::size_t>(t)]);
     }
   }
   SlotQuotient q;
-  q.symmetries = static_cast<std::int32_t>(symmetries.size());
-  std::vector<std::int32_t> quotient_slot(n, -1);
+  q.symmetries = static_cast<std::int32_t>(c.symmetries.size());
   for (std::size_t s = 0; s < n; ++s) {
     if (slot_class.find(static_cast<std::int32_t>(s)) != static_cast<std::int32_t>(s)) continue;
-    quotient_slot[s] = static_cast<std::int32_t>(q.program.ranks.size());
+    c.quotient_slot[s] = static_cast<std::int32_t>(q.program.ranks.size());
     q.program.ranks.push_back(program.ranks[s]);
   }
   if (q.program.ranks.size() == n) return std::nullopt;
   q.rep.resize(n);
   for (std::size_t s = 0; s < n; ++s) {
     q.rep[s] =
-        quotient_slot[static_cast<std::size_t>(slot_class.find(static_cast<std::int32_t>(s)))];
+        c.quotient_slot[static_cast<std::size_t>(slot_class.find(static_cast<std::int32_t>(s)))];
   }
   // Link classes numbered in order of their lowest link.
-  std::vector<std::int32_t> link_id(static_cast<std::size_t>(at.links), -1);
   for (std::int32_t l = 0; l < at.links; ++l) {
-    if (link_class.find(l) == l) link_id[static_cast<std::size_t>(l)] = q.links.links++;
+    if (c.link_class.find(l) == l) c.link_id[static_cast<std::size_t>(l)] = q.links.links++;
   }
-
   for (std::size_t p = 0; p < program.partitions.size(); ++p) {
-    const GroupPartition& part = program.partitions[p];
-    // Classes of groups: a group and its image under each symmetry.
-    core::MinUnionFind group_class(static_cast<std::size_t>(part.groups()));
-    for (const auto* shift : symmetries) {
-      for (std::int32_t g = 0; g < part.groups(); ++g) {
-        const auto first = static_cast<std::size_t>(part.group(g)[0]);
-        group_class.unite(g, part.group_of[static_cast<std::size_t>((*shift)[first])]);
-      }
-    }
-    // No link may carry two groups of one class.
-    std::vector<std::pair<std::int32_t, std::int32_t>> uses;  // (link, group class)
-    for (std::int32_t g = 0; g < part.groups(); ++g) {
-      for (std::int32_t l : links.of(p, g)) uses.emplace_back(l, group_class.find(g));
-    }
-    std::ranges::sort(uses);
-    if (std::ranges::adjacent_find(uses) != uses.end()) return std::nullopt;
-
-    GroupPartition out;
-    out.mesh_dims = part.mesh_dims;
-    out.flattened = part.flattened;
-    out.size = 0;
-    out.group_of.assign(q.program.ranks.size(), -1);
-    std::vector<char> class_kept(static_cast<std::size_t>(part.groups()), 0);
-    std::vector<std::int32_t> offsets{0};
-    std::vector<std::int32_t> kept_links;
-    std::int32_t kept_groups = 0;
-    for (std::int32_t g = 0; g < part.groups(); ++g) {
-      std::vector<std::int32_t> own, reps;
-      for (std::int32_t s : part.group(g)) {
-        const auto slot = static_cast<std::size_t>(s);
-        if (quotient_slot[slot] >= 0) own.push_back(quotient_slot[slot]);
-        reps.push_back(q.rep[slot]);
-      }
-      if (own.empty()) continue;
-      std::ranges::sort(reps);
-      reps.erase(std::unique(reps.begin(), reps.end()), reps.end());
-      char& kept = class_kept[static_cast<std::size_t>(group_class.find(g))];
-      if (reps != own || kept != 0 || (out.size != 0 && out.size != std::ssize(own))) {
-        return std::nullopt;
-      }
-      kept = 1;
-      out.size = std::ssize(own);
-      const std::int32_t group = kept_groups++;
-      for (std::int32_t s : own) out.group_of[static_cast<std::size_t>(s)] = group;
-      out.members.insert(out.members.end(), own.begin(), own.end());
-      out.topologies.push_back(part.topologies[static_cast<std::size_t>(g)]);
-      std::vector<std::int32_t> mine;
-      for (std::int32_t l : links.of(p, g)) {
-        mine.push_back(link_id[static_cast<std::size_t>(link_class.find(l))]);
-      }
-      std::ranges::sort(mine);
-      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-      kept_links.insert(kept_links.end(), mine.begin(), mine.end());
-      offsets.push_back(static_cast<std::int32_t>(kept_links.size()));
-    }
-    if (std::ranges::find(out.group_of, -1) != out.group_of.end()) return std::nullopt;
-    q.links.offsets.push_back(std::move(offsets));
-    q.links.links_of.push_back(std::move(kept_links));
-    q.program.partitions.push_back(std::move(out));
+    if (!quotient_partition(program, p, links, c, q)) return std::nullopt;
   }
   q.program.gpus_per_node = program.gpus_per_node;
   q.program.streams = program.streams;

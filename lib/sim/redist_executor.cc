@@ -138,36 +138,91 @@ core::Result<Tensor> split_piece(const Tensor& t, const Placement& p, std::int64
   return narrow(t, p.dim(), piece.begin, piece.length());
 }
 
-}  // namespace
+// What one step's run reads: the step, its groups, the mesh's held ranks and the tensors.
+struct StepContext {
+  ProcessGroup& pg;
+  const Transform& t;
+  const std::vector<Group>& groups;
+  const std::vector<std::int32_t>& index_in_group;  // by rank; -1 outside the mesh
+  const std::vector<std::int64_t>& ranks;
+  const std::vector<std::vector<std::int64_t>>& coords;  // by rank
+  std::int64_t world = 0;
+  const std::vector<std::int64_t>& shape;  // the global tensor shape
+  const redist::RedistState& before;       // the state the step starts from
+  std::span<const std::int64_t> sizes;     // the mesh shape
+  std::int64_t n = 1;                      // the group size
+  RankTensors& tensors;
+};
 
-core::Status RedistExecutor::run_step(ProcessGroup& pg, std::size_t index,
-                                      RankTensors& tensors) const {
-  const Transform& t = plan_.steps[index].transform;
-  const Step& step = steps_[index];
-  const std::span<const std::int64_t> sizes = plan_.mesh.shape;
-  const std::vector<std::int64_t>& shape = plan_.src.shape();
-  const redist::RedistState& before = states_[index];
-  std::int64_t n = 1;
-  for (std::int32_t m : t.mesh_dims) n *= sizes[static_cast<std::size_t>(m)];
-  if (n == 1) return {};  // DTensor skips every step on a one-rank group
-  const std::string label = step_label(index, t);
-  auto held = [&](auto fn) {
-    return for_each_held(ranks_, coords_, step.index_in_group, tensors, fn);
-  };
-  auto logical = [&](std::span<const std::int64_t> coord, std::int32_t dim) {
-    return redist::logical_shape(shape, before, t, sizes, coord)[static_cast<std::size_t>(dim)];
-  };
-  auto divide_all = [&](std::int64_t divisor) {
+// One step's run on every held rank, a function per kind of work.
+class StepRun {
+ public:
+  explicit StepRun(const StepContext& c) : c_(c) {}
+
+  core::Status run() {
+    const Transform& t = c_.t;
+    switch (t.kind) {
+      case StepKind::kLocalChunk:
+        return split(t.dst);
+      case StepKind::kLocalPartition:
+        if (t.dst.reduce_op() == ReduceOp::kSum) return divide_all(c_.n);
+        return {};
+      case StepKind::kAllReduce:
+        return all_reduce();
+      case StepKind::kReduceScatter:
+        if (t.dst.is_strided_shard()) {
+          DTPLAN_CHECK(all_reduce());
+          return split(t.dst);
+        }
+        DTPLAN_CHECK(reduce_scatter_dim(c_.pg, c_.groups, op_of(t.src), c_.tensors, t.dst.dim()));
+        return scale_avg();
+      case StepKind::kAllGather:
+        return gather(t.src);
+      case StepKind::kAllToAll:
+        if (t.src.is_strided_shard() || t.dst.is_strided_shard()) {
+          DTPLAN_CHECK(gather(t.src));
+          return split(t.dst);
+        }
+        return all_to_all(t.src.dim(), t.dst.dim());
+    }
+    return {};
+  }
+
+ private:
+  template <class Fn>
+  core::Status held(Fn fn) {
+    return for_each_held(c_.ranks, c_.coords, c_.index_in_group, c_.tensors, fn);
+  }
+
+  // The logical length of tensor dim `dim` on the rank at `coord` before the step.
+  std::int64_t logical(std::span<const std::int64_t> coord, std::int32_t dim) const {
+    return redist::logical_shape(c_.shape, c_.before, c_.t, c_.sizes,
+                                 coord)[static_cast<std::size_t>(dim)];
+  }
+
+  core::Status divide_all(std::int64_t divisor) {
     return held(
         [&](Tensor& x, std::span<const std::int64_t>, std::int32_t) -> core::Result<Tensor> {
           DTPLAN_CHECK(divide(x, divisor));
           return std::move(x);
         });
-  };
-  // Gathers the shard-like `src` back to a replicated tensor on every group.
-  auto gather = [&](const Placement& src) -> core::Status {
+  }
+
+  // A merged step's mix of sum and avg runs as a sum divided by avg_scale.
+  core::Status scale_avg() {
+    return c_.t.avg_scale > 1 ? divide_all(c_.t.avg_scale) : core::Status{};
+  }
+
+  core::Status all_reduce() {
+    DTPLAN_CHECK(c_.pg.all_reduce(c_.groups, op_of(c_.t.src), c_.tensors));
+    return scale_avg();
+  }
+
+  // Gathers the shard-like `src` back to a replicated tensor on every group: pads each piece to
+  // the group's block, gathers, then drops the padding (or reorders a StridedShard).
+  core::Status gather(const Placement& src) {
     const std::int32_t d = src.dim();
-    std::vector<std::int64_t> lengths(static_cast<std::size_t>(world_), 0);
+    const std::int64_t n = c_.n;
     DTPLAN_CHECK(held(
         [&](Tensor& x, std::span<const std::int64_t> coord, std::int32_t) -> core::Result<Tensor> {
           const std::int64_t length = logical(coord, d);
@@ -178,16 +233,17 @@ core::Status RedistExecutor::run_step(ProcessGroup& pg, std::size_t index,
           return pad_to(x, d, block);
         }));
     // Remember each held rank's logical length for the trim (coordinates are per rank).
-    for (std::int64_t r : ranks_) {
-      if (tensors.has(r)) {
-        lengths[static_cast<std::size_t>(r)] = logical(coords_[static_cast<std::size_t>(r)], d);
+    std::vector<std::int64_t> lengths(static_cast<std::size_t>(c_.world), 0);
+    for (std::int64_t r : c_.ranks) {
+      if (c_.tensors.has(r)) {
+        lengths[static_cast<std::size_t>(r)] = logical(c_.coords[static_cast<std::size_t>(r)], d);
       }
     }
-    DTPLAN_CHECK(all_gather_dim(pg, step.groups, tensors, d));
-    for (std::int64_t r : ranks_) {
-      if (!tensors.has(r)) continue;
+    DTPLAN_CHECK(all_gather_dim(c_.pg, c_.groups, c_.tensors, d));
+    for (std::int64_t r : c_.ranks) {
+      if (!c_.tensors.has(r)) continue;
       const std::int64_t length = lengths[static_cast<std::size_t>(r)];
-      Tensor& x = tensors.at(r);
+      Tensor& x = c_.tensors.at(r);
       core::Result<Tensor> out = core::Error::internal("unset");
       if (src.is_strided_shard()) {
         const std::int64_t block = x.shape()[static_cast<std::size_t>(d)] / n;
@@ -198,53 +254,23 @@ core::Status RedistExecutor::run_step(ProcessGroup& pg, std::size_t index,
         out = narrow(x, d, 0, length);
       }
       if (!out.ok()) return std::move(out).error().with_context("rank " + std::to_string(r));
-      tensors.set(r, std::move(out).value());
+      c_.tensors.set(r, std::move(out).value());
     }
     return {};
-  };
-  // Splits every held rank's replicated tensor into its piece of `dst`.
-  auto split = [&](const Placement& dst) {
-    return held([&](Tensor& x, std::span<const std::int64_t>, std::int32_t g) {
-      return split_piece(x, dst, n, g);
-    });
-  };
+  }
 
-  core::Status status;
-  switch (t.kind) {
-    case StepKind::kLocalChunk:
-      status = split(t.dst);
-      break;
-    case StepKind::kLocalPartition:
-      if (t.dst.reduce_op() == ReduceOp::kSum) status = divide_all(n);
-      break;
-    case StepKind::kAllReduce:
-      status = pg.all_reduce(step.groups, op_of(t.src), tensors);
-      if (status.ok() && t.avg_scale > 1) status = divide_all(t.avg_scale);
-      break;
-    case StepKind::kReduceScatter:
-      if (t.dst.is_strided_shard()) {
-        status = pg.all_reduce(step.groups, op_of(t.src), tensors);
-        if (status.ok() && t.avg_scale > 1) status = divide_all(t.avg_scale);
-        if (status.ok()) status = split(t.dst);
-      } else {
-        status = reduce_scatter_dim(pg, step.groups, op_of(t.src), tensors, t.dst.dim());
-        if (status.ok() && t.avg_scale > 1) status = divide_all(t.avg_scale);
-      }
-      break;
-    case StepKind::kAllGather:
-      status = gather(t.src);
-      break;
-    case StepKind::kAllToAll:
-      if (t.src.is_strided_shard() || t.dst.is_strided_shard()) {
-        status = gather(t.src);
-        if (status.ok()) status = split(t.dst);
-        break;
-      }
-      status = [&]() -> core::Status {
-        const std::int32_t a = t.src.dim();
-        const std::int32_t b = t.dst.dim();
-        DTPLAN_CHECK(held([&](Tensor& x, std::span<const std::int64_t> coord,
-                              std::int32_t) -> core::Result<Tensor> {
+  // Splits every held rank's replicated tensor into its piece of `dst`.
+  core::Status split(const Placement& dst) {
+    return held([&](Tensor& x, std::span<const std::int64_t>, std::int32_t g) {
+      return split_piece(x, dst, c_.n, g);
+    });
+  }
+
+  // S(a) -> S(b): pads a to a multiple of its block and b to n blocks, exchanges, then trims.
+  core::Status all_to_all(std::int32_t a, std::int32_t b) {
+    const std::int64_t n = c_.n;
+    DTPLAN_CHECK(held(
+        [&](Tensor& x, std::span<const std::int64_t> coord, std::int32_t) -> core::Result<Tensor> {
           const std::int64_t la = logical(coord, a);
           const std::int64_t lb = logical(coord, b);
           Tensor out = std::move(x);
@@ -256,24 +282,49 @@ core::Status RedistExecutor::run_step(ProcessGroup& pg, std::size_t index,
           }
           return out;
         }));
-        DTPLAN_CHECK(shard_dim_alltoall(pg, step.groups, tensors, a, b));
-        return held([&](Tensor& x, std::span<const std::int64_t> coord,
-                        std::int32_t g) -> core::Result<Tensor> {
-          const std::int64_t la = logical(coord, a);
-          const std::int64_t lb = logical(coord, b);
-          Tensor out = std::move(x);
-          if (la % n != 0) {
-            DTPLAN_TRY(out, narrow(out, a, 0, la));
-          }
-          if (lb % n != 0) {
-            DTPLAN_TRY(out, narrow(out, b, 0, placement::chunk_length(lb, n, g)));
-          }
-          return out;
-        });
-      }();
-      break;
+    DTPLAN_CHECK(shard_dim_alltoall(c_.pg, c_.groups, c_.tensors, a, b));
+    return held([&](Tensor& x, std::span<const std::int64_t> coord,
+                    std::int32_t g) -> core::Result<Tensor> {
+      const std::int64_t la = logical(coord, a);
+      const std::int64_t lb = logical(coord, b);
+      Tensor out = std::move(x);
+      if (la % n != 0) {
+        DTPLAN_TRY(out, narrow(out, a, 0, la));
+      }
+      if (lb % n != 0) {
+        DTPLAN_TRY(out, narrow(out, b, 0, placement::chunk_length(lb, n, g)));
+      }
+      return out;
+    });
   }
-  if (!status.ok()) return std::move(status).error().with_context(label);
+
+  const StepContext& c_;
+};
+
+}  // namespace
+
+core::Status RedistExecutor::run_step(ProcessGroup& pg, std::size_t index,
+                                      RankTensors& tensors) const {
+  const Transform& t = plan_.steps[index].transform;
+  const Step& step = steps_[index];
+  const std::span<const std::int64_t> sizes = plan_.mesh.shape;
+  std::int64_t n = 1;
+  for (std::int32_t m : t.mesh_dims) n *= sizes[static_cast<std::size_t>(m)];
+  if (n == 1) return {};  // DTensor skips every step on a one-rank group
+  const StepContext context{.pg = pg,
+                            .t = t,
+                            .groups = step.groups,
+                            .index_in_group = step.index_in_group,
+                            .ranks = ranks_,
+                            .coords = coords_,
+                            .world = world_,
+                            .shape = plan_.src.shape(),
+                            .before = states_[index],
+                            .sizes = sizes,
+                            .n = n,
+                            .tensors = tensors};
+  core::Status status = StepRun(context).run();
+  if (!status.ok()) return std::move(status).error().with_context(step_label(index, t));
   return {};
 }
 

@@ -6,10 +6,15 @@
 
 namespace dtplan::sim {
 
+namespace {
+
+// Whether divide() accepts tensors of `dtype`: f32, f64, bf16, f16.
 bool divisible_dtype(core::DType dtype) {
   return dtype == core::DType::kF32 || dtype == core::DType::kF64 || dtype == core::DType::kBF16 ||
          dtype == core::DType::kF16;
 }
+
+}  // namespace
 
 core::Status divide(Tensor& t, std::int64_t n) {
   if (n < 1) {

@@ -19,11 +19,8 @@
 
 namespace dtplan::sim {
 
-// Whether divide() accepts tensors of `dtype`: f32, f64, bf16, f16.
-bool divisible_dtype(core::DType dtype);
-
-// Divides every element by n, in place. Errors: n < 1 (kBadInput); a dtype divisible_dtype
-// rejects (kUnsupported), both naming the tensor. n == 1 leaves the tensor unchanged.
+// Divides every element by n, in place. Errors: n < 1 (kBadInput); a dtype other than f32, f64,
+// bf16 and f16 (kUnsupported), both naming the tensor. n == 1 leaves the tensor unchanged.
 core::Status divide(Tensor& t, std::int64_t n);
 
 }  // namespace dtplan::sim

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/hash.h"
 #include "sim/half_float.h"
 
 namespace dtplan::sim {
@@ -14,13 +15,6 @@ namespace dtplan::sim {
 namespace {
 
 using placement::ReduceOp;
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // `x` rounded to the dtype, as a double.
 double round_to(core::DType dtype, double x) {
@@ -54,6 +48,10 @@ core::Result<ValueKind> parse_value_kind(std::string_view text, std::string_view
                                 "'; expected int or float");
 }
 
+namespace {
+
+// Significand bits p used for the dtype's integer-valued data (verify_values.h); 0 for dtypes a
+// verification cannot fill (bool, i8, u8, f8, complex).
 int value_bits(core::DType dtype) {
   switch (dtype) {
     case core::DType::kF32:
@@ -72,6 +70,8 @@ int value_bits(core::DType dtype) {
       return 0;
   }
 }
+
+}  // namespace
 
 core::Result<SourceValues> SourceValues::make(const redist::RedistPlan& plan, ValueKind kind,
                                               std::uint64_t seed) {
@@ -135,9 +135,9 @@ core::Result<SourceValues> SourceValues::make(const redist::RedistPlan& plan, Va
 double SourceValues::raw(std::int64_t i, std::int64_t k) const {
   // One splitmix64 step of a counter unique to (seed, i, k).
   const std::uint64_t h =
-      mix(seed_ * 0xd1b54a32d192ed03ULL +
-          static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(contributors_) +
-          static_cast<std::uint64_t>(k));
+      core::splitmix64(seed_ * 0xd1b54a32d192ed03ULL +
+                       static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(contributors_) +
+                       static_cast<std::uint64_t>(k));
   if (kind_ == ValueKind::kInteger) {
     const auto span = static_cast<std::uint64_t>(2 * bound_ + 1);
     const auto k_int = static_cast<std::int64_t>(h % span) - bound_;

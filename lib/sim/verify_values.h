@@ -42,13 +42,10 @@ enum class ValueKind : std::uint8_t { kInteger, kFloat };
 std::string_view value_kind_name(ValueKind kind);
 core::Result<ValueKind> parse_value_kind(std::string_view text, std::string_view what);
 
-// Significand bits p used for the dtype's integer-valued data (see above); 0 for dtypes a
-// verification cannot fill (bool, i8, u8, f8, complex).
-int value_bits(core::DType dtype);
-
 class SourceValues {
  public:
-  // The values for `plan`'s source. Errors (kUnsupported) for a dtype value_bits() rejects.
+  // The values for `plan`'s source. Errors (kUnsupported) for a dtype with no p above (bool, i8,
+  // u8, f8, complex).
   static core::Result<SourceValues> make(const redist::RedistPlan& plan, ValueKind kind,
                                          std::uint64_t seed);
 
@@ -87,7 +84,8 @@ class SourceValues {
   double roundoff_ = 0;
 };
 
-// Every element of `t` as a double (bf16/f16 widened exactly). @pre t.has_data(), value_bits > 0.
+// Every element of `t` as a double (bf16/f16 widened exactly). @pre t.has_data(), its dtype has a p
+// above.
 std::vector<double> to_doubles(const Tensor& t);
 
 // A tensor of `dtype` and `shape` holding `values` (each exactly representable in the dtype).

@@ -3,16 +3,13 @@
 #include <limits>
 #include <optional>
 
+#include "core/hash.h"
 #include "core/parallel.h"
 #include "solve/problem.h"
 
 namespace dtplan::strategy {
 
 namespace {
-
-std::size_t mix(std::size_t seed, std::uint64_t value) {
-  return placement::hash_combine(seed, value);
-}
 
 // DTensor's unsupported transitions, decided without planning: only Replicate may become a
 // Partial it was not already, and Partial kinds must agree (docs/reference/placements.md §2 rows
@@ -63,10 +60,10 @@ bool is_forbidden_pair(const core::Error& error) {
 }
 
 std::size_t EdgeCoster::KeyHash::operator()(const EdgeMatrixKey& k) const {
-  std::size_t h = mix(0, static_cast<std::uint32_t>(k.producer));
-  h = mix(h, static_cast<std::uint32_t>(k.output));
-  h = mix(h, static_cast<std::uint32_t>(k.consumer));
-  return mix(h, static_cast<std::uint32_t>(k.slot));
+  std::size_t h = core::hash_combine(0, static_cast<std::uint32_t>(k.producer));
+  h = core::hash_combine(h, static_cast<std::uint32_t>(k.output));
+  h = core::hash_combine(h, static_cast<std::uint32_t>(k.consumer));
+  return core::hash_combine(h, static_cast<std::uint32_t>(k.slot));
 }
 
 EdgeCoster::EdgeCoster(std::unique_ptr<redist::Planner> planner,

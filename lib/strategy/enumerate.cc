@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "core/hash.h"
 #include "graph/op_kind.h"
 #include "placement/tensor_spec.h"
 #include "strategy/compute_cost.h"
@@ -15,16 +16,16 @@ using K = graph::OpKind;
 
 std::size_t hash_lists(std::size_t seed, const std::vector<Placements>& lists) {
   for (const Placements& list : lists) {
-    seed = placement::hash_combine(seed, list.size());
+    seed = core::hash_combine(seed, list.size());
     for (const placement::Placement& p : list) {
-      seed = placement::hash_combine(seed, placement::hash_value(p));
+      seed = core::hash_combine(seed, placement::hash_value(p));
     }
   }
   return seed;
 }
 
 std::size_t hash_candidate(const Candidate& c) {
-  std::size_t h = placement::hash_combine(c.outputs.size(), c.masked_partial);
+  std::size_t h = core::hash_combine(c.outputs.size(), c.masked_partial);
   return hash_lists(hash_lists(h, c.outputs), c.inputs);
 }
 

@@ -27,6 +27,9 @@ std::string_view plan_role(graph::Role role) {
   return "";
 }
 
+namespace {
+
+// The layer count of a graph: distinct layer ids >= 0.
 std::int32_t layer_count(const graph::Graph& graph) {
   std::set<std::int32_t> layers;
   for (const graph::Node& n : graph.nodes()) {
@@ -34,6 +37,8 @@ std::int32_t layer_count(const graph::Graph& graph) {
   }
   return static_cast<std::int32_t>(layers.size());
 }
+
+}  // namespace
 
 core::Result<plan::Plan> lower_plan(const LowerInput& input, EdgeCoster& coster) {
   const graph::Graph& graph = input.graph;

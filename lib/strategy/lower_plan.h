@@ -39,9 +39,6 @@ struct LowerInput {
 // "buffer", or "" (kNone).
 std::string_view plan_role(graph::Role role);
 
-// The layer count of a graph: distinct layer ids >= 0.
-std::int32_t layer_count(const graph::Graph& graph);
-
 // @pre choice has one entry per graph node, a valid strategy for every node with strategies.
 // @post errors: kUnsupported when a chosen pair cannot be redistributed (a labelling the
 //   solver forbids); kBadInput from the planner. The plan passes plan::check_plan.

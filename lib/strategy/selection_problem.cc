@@ -15,6 +15,8 @@ namespace dtplan::strategy {
 
 namespace {
 
+std::string format_bytes_message(std::int64_t bytes);
+
 using solve::LabelIndex;
 using solve::NodeIndex;
 
@@ -278,13 +280,14 @@ struct Builder {
   }
 };
 
-}  // namespace
-
+// "1073741824 B (1.00 GiB)": how memory figures appear in messages.
 std::string format_bytes_message(std::int64_t bytes) {
   return std::to_string(bytes) + " B (" +
          core::format_fixed(static_cast<double>(bytes) / static_cast<double>(1LL << 30), 2) +
          " GiB)";
 }
+
+}  // namespace
 
 core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
                                               const GraphStrategies& strategies,

@@ -89,7 +89,4 @@ core::Result<std::vector<std::int32_t>> map_solution(const SelectionProblem& sp,
 std::vector<solve::LabelIndex> labels_of(const SelectionProblem& sp,
                                          std::span<const std::int32_t> choice);
 
-// "1073741824 B (1.00 GiB)": how memory figures appear in messages.
-std::string format_bytes_message(std::int64_t bytes);
-
 }  // namespace dtplan::strategy

@@ -13,6 +13,8 @@ using report::xml_escape;
 
 namespace {
 
+std::string row_label(const SweepRow& row);
+
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 std::string gib(std::int64_t bytes) {
@@ -90,11 +92,12 @@ void add_rows(BarChart& chart, const SweepResult& result, const Fill& fill) {
   }
 }
 
-}  // namespace
-
+// "8x8 (dp,tp)": a row's label in charts and tables.
 std::string row_label(const SweepRow& row) {
   return shape_label(row.mesh.shape) + " (" + core::join(row.mesh.names, ",") + ")";
 }
+
+}  // namespace
 
 BarChart step_time_chart(const SweepResult& result) {
   BarChart c{

@@ -41,7 +41,4 @@ report::ScatterChart pareto_chart(const SweepResult& result, const SweepHtmlOpti
 // The link to a row's plan file, "" without plans_href or when the row is not usable.
 std::string plan_href(const SweepRow& row, const SweepHtmlOptions& options);
 
-// "8x8 (dp,tp)": a row's label in charts and tables.
-std::string row_label(const SweepRow& row);
-
 }  // namespace dtplan::sweep

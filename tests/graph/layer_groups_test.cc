@@ -11,12 +11,6 @@ namespace {
 
 Llama3Config small(std::int64_t layers) { return test_models::tiny_llama3(layers); }
 
-TEST_CASE("layer groups: FNV-1a test vectors") {
-  CHECK(fnv1a("") == 14695981039346656037ull);
-  CHECK(fnv1a("a") == 0xaf63dc4c8601ec8cull);
-  CHECK(fnv1a("foobar") == 0x85944171f73967e8ull);
-}
-
 TEST_CASE("layer groups: the builder's layers are one isomorphic group") {
   for (std::int64_t layers : {2, 3, 6}) {
     Graph g = build_llama3(small(layers)).value();

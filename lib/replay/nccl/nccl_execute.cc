@@ -112,6 +112,109 @@ core::Status check_alike(const CollectiveCall& call, const Group& group,
   return {};
 }
 
+// Agreement over the host group (one rank per process): every member learns whether all passed
+// the local checks and whether their tensors are alike; `local` is this process's own status.
+core::Status agree(ReplayGroup& host, const CollectiveCall& call, const std::vector<Group>& groups,
+                   const std::vector<Job>& jobs, const core::Status& local, std::int64_t rank,
+                   std::int64_t world_size) {
+  const Job* mine = jobs.empty() ? nullptr : &jobs[0];
+  RankTensors words_store(world_size);
+  if (mine != nullptr || !local.ok()) {
+    const AgreementWords words =
+        agreement_words(call, mine != nullptr ? mine->input : nullptr, local);
+    DTPLAN_TRY(sim::Tensor t, sim::Tensor::from_values<std::int64_t>(
+                                  core::DType::kI64, {static_cast<std::int64_t>(words.size())},
+                                  std::span<const std::int64_t>(words)));
+    words_store.set(rank, std::move(t));
+  }
+  DTPLAN_CHECK(host.all_reduce(call.groups, ReduceOp::kMax, words_store));
+  if (words_store.has(rank) && words_store.at(rank).numel() == 2 * kAgreementFacts) {
+    AgreementWords reduced{};
+    std::copy_n(words_store.at(rank).values<std::int64_t>().begin(), reduced.size(),
+                reduced.begin());
+    const Group& g = mine != nullptr ? *mine->group : groups[0];
+    DTPLAN_CHECK(agreement_status(reduced, local, member_context(call, g),
+                                  mine != nullptr ? sim::describe(*mine->input) : ""));
+  }
+  return {};
+}
+
+// Copies each job's input to its member's send buffer, on the member's stream so that the
+// collective is ordered after the copy (a synchronous copy from pageable memory may return before
+// its DMA finished); returns the members in job order.
+core::Result<std::vector<NcclProcessGroup::Member*>> upload(const std::vector<Job>& jobs,
+                                                            const std::string& context) {
+  std::vector<NcclProcessGroup::Member*> busy;
+  for (const Job& j : jobs) {
+    NcclProcessGroup::Member& m = *j.member;
+    DTPLAN_CHECK(cuda_status(cudaSetDevice(m.device), context + ": cudaSetDevice"));
+    DTPLAN_CHECK(m.send.reserve(m.device, static_cast<std::size_t>(j.input->nbytes())));
+    DTPLAN_CHECK(m.recv.reserve(m.device, static_cast<std::size_t>(j.output.nbytes())));
+    DTPLAN_CHECK(cuda_status(
+        cudaMemcpyAsync(m.send.get(), j.input->data(), static_cast<std::size_t>(j.input->nbytes()),
+                        cudaMemcpyHostToDevice, m.stream.get()),
+        context + ": copy to the GPU"));
+    busy.push_back(&m);
+  }
+  return busy;
+}
+
+// Records each member's start (or stop) event on its stream.
+core::Status record(const std::vector<NcclProcessGroup::Member*>& busy, bool start,
+                    const std::string& context) {
+  for (NcclProcessGroup::Member* m : busy) {
+    DTPLAN_CHECK(cuda_status(cudaSetDevice(m->device), context + ": cudaSetDevice"));
+    cudaEvent_t event = start ? m->start.get() : m->stop.get();
+    DTPLAN_CHECK(cuda_status(cudaEventRecord(event, m->stream.get()), "cudaEventRecord"));
+  }
+  return {};
+}
+
+// Enqueues the call `launches` times, the jobs of one launch in one NCCL group when several.
+core::Status launch(const CollectiveCall& call, const std::vector<Job>& jobs, int launches,
+                    const std::string& context) {
+  const bool grouped = jobs.size() > 1;
+  for (int i = 0; i < launches; ++i) {
+    if (grouped) DTPLAN_CHECK(nccl_status(ncclGroupStart(), context + ": ncclGroupStart"));
+    ncclResult_t first_error = ncclSuccess;
+    for (const Job& j : jobs) {
+      cudaSetDevice(j.member->device);
+      const ncclResult_t r = enqueue(call, j);
+      if (first_error == ncclSuccess) first_error = r;
+    }
+    const ncclResult_t end = grouped ? ncclGroupEnd() : ncclSuccess;
+    DTPLAN_CHECK(nccl_status(first_error, context));
+    DTPLAN_CHECK(nccl_status(end, context + ": ncclGroupEnd"));
+  }
+  return {};
+}
+
+// The longest member's time between its start and stop events.
+core::Result<double> elapsed_ms(const std::vector<NcclProcessGroup::Member*>& busy) {
+  double out = 0;
+  for (NcclProcessGroup::Member* m : busy) {
+    float ms = 0;
+    DTPLAN_CHECK(cuda_status(cudaEventElapsedTime(&ms, m->start.get(), m->stop.get()),
+                             "cudaEventElapsedTime"));
+    out = std::max(out, static_cast<double>(ms));
+  }
+  return out;
+}
+
+// Copies each job's result from its member's receive buffer into the job's output.
+core::Status download(std::vector<Job>& jobs, const std::string& context) {
+  for (Job& j : jobs) {
+    DTPLAN_CHECK(cuda_status(cudaSetDevice(j.member->device), context + ": cudaSetDevice"));
+    cudaStream_t s = j.member->stream.get();
+    DTPLAN_CHECK(cuda_status(
+        cudaMemcpyAsync(j.output.data(), j.member->recv.get(),
+                        static_cast<std::size_t>(j.output.nbytes()), cudaMemcpyDeviceToHost, s),
+        context + ": copy from the GPU"));
+    DTPLAN_CHECK(cuda_status(cudaStreamSynchronize(s), context + ": copy from the GPU"));
+  }
+  return {};
+}
+
 }  // namespace
 
 core::Result<double> NcclProcessGroup::execute(const CollectiveCall& call, RankTensors& tensors,
@@ -148,26 +251,7 @@ core::Result<double> NcclProcessGroup::execute(const CollectiveCall& call, RankT
   }
   // Agreement: over MPI when each process holds one rank, directly when this one holds all.
   if (host_ != nullptr) {
-    const Job* mine = jobs.empty() ? nullptr : &jobs[0];
-    RankTensors words_store(world_size_);
-    const std::int64_t rank = members_[0].rank;
-    if (mine != nullptr || !local.ok()) {
-      const AgreementWords words =
-          agreement_words(call, mine != nullptr ? mine->input : nullptr, local);
-      DTPLAN_TRY(sim::Tensor t, sim::Tensor::from_values<std::int64_t>(
-                                    core::DType::kI64, {static_cast<std::int64_t>(words.size())},
-                                    std::span<const std::int64_t>(words)));
-      words_store.set(rank, std::move(t));
-    }
-    DTPLAN_CHECK(host_->all_reduce(call.groups, ReduceOp::kMax, words_store));
-    if (words_store.has(rank) && words_store.at(rank).numel() == 2 * kAgreementFacts) {
-      AgreementWords reduced{};
-      std::copy_n(words_store.at(rank).values<std::int64_t>().begin(), reduced.size(),
-                  reduced.begin());
-      const Group& g = mine != nullptr ? *mine->group : groups[0];
-      DTPLAN_CHECK(agreement_status(reduced, local, member_context(call, g),
-                                    mine != nullptr ? sim::describe(*mine->input) : ""));
-    }
+    DTPLAN_CHECK(agree(*host_, call, groups, jobs, local, members_[0].rank, world_size_));
   }
   DTPLAN_CHECK(local);
   if (host_ == nullptr) {
@@ -178,63 +262,17 @@ core::Result<double> NcclProcessGroup::execute(const CollectiveCall& call, RankT
   if (jobs.empty()) return 0.0;
 
   const std::string context = sim::describe(call);
-  std::vector<Member*> busy;
-  for (Job& j : jobs) {
-    Member& m = *j.member;
-    DTPLAN_CHECK(cuda_status(cudaSetDevice(m.device), context + ": cudaSetDevice"));
-    DTPLAN_CHECK(m.send.reserve(m.device, static_cast<std::size_t>(j.input->nbytes())));
-    DTPLAN_CHECK(m.recv.reserve(m.device, static_cast<std::size_t>(j.output.nbytes())));
-    // On the member's stream, so that the collective is ordered after the copy (a synchronous
-    // copy from pageable memory may return before its DMA finished).
-    DTPLAN_CHECK(cuda_status(
-        cudaMemcpyAsync(m.send.get(), j.input->data(), static_cast<std::size_t>(j.input->nbytes()),
-                        cudaMemcpyHostToDevice, m.stream.get()),
-        context + ": copy to the GPU"));
-    busy.push_back(&m);
-  }
-  for (Member* m : busy) {
-    DTPLAN_CHECK(cuda_status(cudaSetDevice(m->device), context + ": cudaSetDevice"));
-    DTPLAN_CHECK(cuda_status(cudaEventRecord(m->start.get(), m->stream.get()), "cudaEventRecord"));
-  }
-  const bool grouped = jobs.size() > 1;
-  for (int i = 0; i < launches; ++i) {
-    if (grouped) DTPLAN_CHECK(nccl_status(ncclGroupStart(), context + ": ncclGroupStart"));
-    ncclResult_t first_error = ncclSuccess;
-    for (const Job& j : jobs) {
-      cudaSetDevice(j.member->device);
-      const ncclResult_t r = enqueue(call, j);
-      if (first_error == ncclSuccess) first_error = r;
-    }
-    const ncclResult_t end = grouped ? ncclGroupEnd() : ncclSuccess;
-    DTPLAN_CHECK(nccl_status(first_error, context));
-    DTPLAN_CHECK(nccl_status(end, context + ": ncclGroupEnd"));
-  }
-  for (Member* m : busy) {
-    DTPLAN_CHECK(cuda_status(cudaSetDevice(m->device), context + ": cudaSetDevice"));
-    DTPLAN_CHECK(cuda_status(cudaEventRecord(m->stop.get(), m->stream.get()), "cudaEventRecord"));
-  }
+  DTPLAN_TRY(std::vector<Member*> busy, upload(jobs, context));
+  DTPLAN_CHECK(record(busy, /*start=*/true, context));
+  DTPLAN_CHECK(launch(call, jobs, launches, context));
+  DTPLAN_CHECK(record(busy, /*start=*/false, context));
   std::vector<ncclComm_t> used;
   for (const Job& j : jobs) used.push_back(j.comm);
   DTPLAN_CHECK(wait(busy, used, context));
-
-  double elapsed_ms = 0;
-  for (Member* m : busy) {
-    float ms = 0;
-    DTPLAN_CHECK(cuda_status(cudaEventElapsedTime(&ms, m->start.get(), m->stop.get()),
-                             "cudaEventElapsedTime"));
-    elapsed_ms = std::max(elapsed_ms, static_cast<double>(ms));
-  }
-  for (Job& j : jobs) {
-    DTPLAN_CHECK(cuda_status(cudaSetDevice(j.member->device), context + ": cudaSetDevice"));
-    cudaStream_t s = j.member->stream.get();
-    DTPLAN_CHECK(cuda_status(
-        cudaMemcpyAsync(j.output.data(), j.member->recv.get(),
-                        static_cast<std::size_t>(j.output.nbytes()), cudaMemcpyDeviceToHost, s),
-        context + ": copy from the GPU"));
-    DTPLAN_CHECK(cuda_status(cudaStreamSynchronize(s), context + ": copy from the GPU"));
-  }
+  DTPLAN_TRY(const double ms, elapsed_ms(busy));
+  DTPLAN_CHECK(download(jobs, context));
   for (Job& j : jobs) tensors.set(j.member->rank, std::move(j.output));
-  return elapsed_ms * 1e3;
+  return ms * 1e3;
 }
 
 core::Status NcclProcessGroup::wait(const std::vector<Member*>& members,
