@@ -46,7 +46,11 @@ run plan.json plan --model llama3-tiny --mesh 2x2 --solver greedy --json
   --memory-limit 1GiB --out "$out/fsdp.json" >/dev/null
 "$dtplan" plan --model tests/data/fx_export_sample.json --mesh 2x2 --out "$out/fx.json" >/dev/null
 pairs+=("plan=$out/tt.json" "plan=$out/fsdp.json" "plan=$out/fx.json")
-run simulate.model simulate --plan "$out/tt.json" --trace "$out/trace.json" --json
+run simulate.model simulate --plan "$out/tt.json" --trace "$out/trace.json" \
+  --html "$out/step.html" --json
+run explain.einsum explain --plan "$out/tt.json" --op layers.0.attention.wq.einsum --json
+run explain.weight explain --plan "$out/fx.json" --op layers.0.fc.weight \
+  --model tests/data/fx_export_sample.json --json
 pairs+=("trace=$out/trace.json")
 run simulate.redistribution simulate --plan "$out/redistribution_plan.verified.json" --data --json
 run compare.two compare "$out/fsdp.json" "$out/tt.json" --json
