@@ -20,6 +20,7 @@ commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " (uncommitted changes)" || true)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 compiler=$(c++ --version | head -1)
+mkdir -p "$(dirname "$out")"
 tmp=$(mktemp "$out.XXXXXX")
 python3 - "$json" "$filter" "$commit$dirty" "$cpu" "$(nproc)" "$compiler" >"$tmp" <<'PY'
 import json, sys, datetime
@@ -30,7 +31,7 @@ print(f"# Benchmark report: `{flt}`\n")
 print("Written by `scripts/bench_report.sh`; do not edit by hand.\n")
 print(f"- date: {ctx.get('date', datetime.date.today().isoformat())}")
 print(f"- machine: {cpu}, {cores} hardware threads, {ctx.get('host_name', '?')}")
-print(f"- compiler: {compiler}; build type {ctx.get('library_build_type', '?')} (Google Benchmark library)")
+print(f"- compiler: {compiler}; the Google Benchmark library reports its own build as {ctx.get('library_build_type', '?')}")
 print(f"- commit: {commit}\n")
 keys = []
 for b in doc["benchmarks"]:
