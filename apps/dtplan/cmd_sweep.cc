@@ -1,19 +1,22 @@
-// dtplan sweep: every mesh shape that factors the world, planned with the exact solver, its step
-// simulated, ranked by step time then memory (lib/sweep).
+// dtplan sweep: every configuration of torchtitan's parallelism degrees (dp_replicate, dp_shard,
+// cp, tp) that splits the world, times the training choices and plans asked for, each planned
+// with the exact solver, its step simulated, ranked by throughput then memory (lib/sweep).
 //
-//   dtplan sweep --model FILE --world 64 --gpus-per-node 8 [--hardware NAME] [--dims 1,2,3]
-//                [--memory-limit 80GiB|none] [--layers N] [--batch N] [--seq-len N]
-//                [--checkpoint none|selective_op|full] [--grad-accum N] [--no-grad-sync]
-//                [--threads N] [--time-limit S]
-//                [--gap G] [--no-flatten] [--csv F] [--html F] [--plans DIR] [--json]
+//   dtplan sweep --model FILE --world 64 [--gpus-per-node 8] [--hardware NAME] [--dims 1,2,3,4]
+//                [--dp-replicate L] [--dp-shard L] [--cp L] [--tp L] [--max-tp-per-node N]
+//                [--tp-across-nodes] [--parallelize optimal,torchtitan]
+//                [--memory-limit 80GiB|none] [--layers N] [--batch L] [--seq-len N]
+//                [--checkpoint none,selective_op,full] [--grad-accum L] [--no-grad-sync]
+//                [--threads N] [--time-limit S] [--gap G] [--no-flatten] [--top N]
+//                [--csv F] [--html F] [--plans DIR] [--json]
 //
-// --gap (default 1e-4): each mesh's exact solve may stop once its plan is proven within 0.01% of
-// that mesh's optimum (the step simulator that ranks the meshes is far coarser than that); such
-// rows say how far above the lower bound they stopped. --gap 0 proves every optimum.
+// --gap (default 1e-4): each configuration's exact solve may stop once its plan is proven within
+// 0.01% of its optimum (the step simulator that ranks them is far coarser than that); such rows
+// say how far above the lower bound they stopped. --gap 0 proves every optimum.
 //
-// --plans DIR (created if missing) gets every usable mesh's plan, as `dtplan plan --out` writes
-// it, named by sweep::plan_file_name ("8x8_dp-tp.json"), each written whole or not at all as it
-// is made; with --html the report links each usable mesh to its file, relative to the page.
+// --plans DIR (created if missing) gets every usable configuration's plan, as `dtplan plan
+// --out` writes it, named by sweep::plan_file_name ("8x8_dp_shard-tp.json"), each written whole
+// or not at all as it is made; with --html the report links each to its file.
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -28,7 +31,6 @@
 #include "core/limits.h"
 #include "core/output_file.h"
 #include "core/strings.h"
-#include "core/text_table.h"
 #include "core/units.h"
 #include "graph/model_io.h"
 #include "hardware_arg.h"
@@ -44,6 +46,7 @@
 #include "sweep/sweep_csv.h"
 #include "sweep/sweep_html.h"
 #include "sweep/sweep_io.h"
+#include "sweep_text.h"
 #include "training_args.h"
 
 namespace dtplan::cli {
@@ -55,7 +58,14 @@ struct Options {
   std::string world;
   std::string gpus_per_node;
   std::string hardware{kDefaultHardware};
-  std::string dims = "1,2,3";
+  std::string dims = "1,2,3,4";
+  std::string dp_replicate = "1";
+  std::string dp_shard;
+  std::string cp;
+  std::string tp;
+  std::string max_tp_per_node;
+  bool tp_across_nodes = false;
+  std::string parallelize = "optimal";
   std::string memory_limit;
   std::string layers;
   TrainingArgs training;
@@ -63,6 +73,7 @@ struct Options {
   double time_limit_s = 60;
   double gap = 1e-4;
   bool no_flatten = false;
+  std::string top = "25";
   std::string csv;
   std::string html;
   std::string plans;
@@ -75,6 +86,7 @@ struct Request {
   std::vector<sweep::MeshCandidate> candidates;
   std::unique_ptr<sweep::MeshEvaluator> evaluator;
   std::int32_t threads = 0;
+  std::int64_t top = 25;  // text table rows (0: all)
   std::shared_ptr<std::atomic<std::int64_t>> plans_written =
       std::make_shared<std::atomic<std::int64_t>>(0);
 };
@@ -128,11 +140,50 @@ core::Result<std::int64_t> positive(const std::string& text, const std::string& 
   return v;
 }
 
-core::Result<Request> read_request(const Options& o) {
-  if (o.model.empty()) return core::Error::bad_input("--model: required (a model file)");
-  if (o.world.empty()) return core::Error::bad_input("--world: required (the rank count)");
-  Request r;
-  sweep::SweepSetup& s = r.setup;
+// A role's degree list ("" or "any": every divisor of the world).
+core::Result<std::vector<std::int64_t>> degree_list(const std::string& text,
+                                                    const std::string& flag) {
+  if (text.empty() || text == "any") return std::vector<std::int64_t>{};
+  return core::parse_int_list(text, flag);
+}
+
+// What to try: the meshes (--world, --dims, the role lists and the tp rule) and the plans; the
+// training lists are added once the model is known.
+core::Result<sweep::CandidateOptions> read_space(const Options& o, const sweep::SweepSetup& s) {
+  sweep::CandidateOptions c;
+  c.world = s.world;
+  c.flatten = o.no_flatten ? sweep::FlattenPolicy::kNone : sweep::FlattenPolicy::kUser;
+  DTPLAN_TRY(std::vector<std::int64_t> dims, core::parse_int_list(o.dims, "--dims"));
+  c.dims.clear();
+  for (std::int64_t d : dims) {
+    if (d < 1 || d > 4) {
+      return core::Error::bad_input("--dims: " + std::to_string(d) +
+                                    " is not a mesh dim count in [1, 4]");
+    }
+    c.dims.push_back(static_cast<std::int32_t>(d));
+  }
+  DTPLAN_TRY(c.roles.dp_replicate, degree_list(o.dp_replicate, "--dp-replicate"));
+  DTPLAN_TRY(c.roles.dp_shard, degree_list(o.dp_shard, "--dp-shard"));
+  DTPLAN_TRY(c.roles.cp, degree_list(o.cp, "--cp"));
+  DTPLAN_TRY(c.roles.tp, degree_list(o.tp, "--tp"));
+  c.gpus_per_node = s.gpus_per_node;
+  c.tp_across_nodes = o.tp_across_nodes;
+  if (!o.max_tp_per_node.empty()) {
+    DTPLAN_TRY(c.max_tp_per_node, positive(o.max_tp_per_node, "--max-tp-per-node"));
+    if (o.tp_across_nodes) {
+      return core::Error::bad_input("--max-tp-per-node: cannot be combined with --tp-across-nodes");
+    }
+  }
+  c.parallelize.clear();
+  for (std::string_view name : core::split(o.parallelize, ',')) {
+    DTPLAN_TRY(sweep::Parallelize p, sweep::parse_parallelize(name, "--parallelize"));
+    c.parallelize.push_back(p);
+  }
+  return c;
+}
+
+// The hardware, world and node size of the setup.
+core::Result<cost::HardwareProfile> read_hardware(const Options& o, sweep::SweepSetup& s) {
   DTPLAN_TRY(s.world, positive(o.world, "--world"));
   DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_arg(o.hardware, "--hardware"));
   s.hardware = profile.name;
@@ -145,33 +196,48 @@ core::Result<Request> read_request(const Options& o) {
                                     " GPUs per node of " + profile.name);
     }
   }
-  DTPLAN_TRY(std::vector<std::int64_t> dims, core::parse_int_list(o.dims, "--dims"));
-  sweep::CandidateOptions c{
-      s.world, {}, o.no_flatten ? sweep::FlattenPolicy::kNone : sweep::FlattenPolicy::kUser};
-  for (std::int64_t d : dims) {
-    if (d < 1 || d > 3) {
-      return core::Error::bad_input("--dims: " + std::to_string(d) +
-                                    " is not a mesh dim count in [1, 3]");
-    }
-    c.dims.push_back(static_cast<std::int32_t>(d));
-  }
-  DTPLAN_TRY(r.candidates, sweep::enumerate_candidates(c));
-  for (const sweep::MeshCandidate& m : r.candidates) {
-    const auto k = static_cast<std::int32_t>(m.shape.size());
-    if (s.dims.empty() || s.dims.back() != k) s.dims.push_back(k);
-  }
   s.memory_limit_bytes = profile.gpu.hbm_capacity_bytes;
   if (!o.memory_limit.empty()) {
     DTPLAN_TRY(std::optional<std::int64_t> limit,
                core::parse_memory_limit(o.memory_limit, "--memory-limit"));
     s.memory_limit_bytes = limit.value_or(0);  // 0: none
   }
+  return profile;
+}
+
+// The model with the sweep's overrides (lists of one value included), its name and training
+// step in the setup, and the lists of two values or more in the space.
+core::Result<std::shared_ptr<sweep::ModelCache>> read_model(const Options& o,
+                                                            sweep::SweepSetup& s) {
   graph::ModelOverrides overrides;
   if (!o.layers.empty()) {
     DTPLAN_TRY(std::int64_t layers, positive(o.layers, "--layers"));
     overrides.layers = layers;
   }
-  DTPLAN_CHECK(apply_training_args(o.training, overrides));
+  DTPLAN_TRY(TrainingLists lists, apply_training_lists(o.training, overrides));
+  DTPLAN_TRY(const std::string model_file, config_file_arg(ConfigKind::kModel, o.model, "--model"));
+  DTPLAN_TRY(graph::Model model, graph::load_model(model_file, overrides));
+  s.model = model.name;
+  s.layers = static_cast<std::int32_t>(sweep::model_layers(model));
+  if (model.llama3) {
+    s.batch = model.llama3->batch;
+    s.seq_len = model.llama3->seq_len;
+    s.grad_accum = model.training.grad_accum;
+    s.checkpoint = core::checkpoint_policy_name(model.training.checkpoint);
+  }
+  s.space.batches = std::move(lists.batches);
+  s.space.grad_accums = std::move(lists.grad_accums);
+  s.space.checkpoints = std::move(lists.checkpoints);
+  return std::make_shared<sweep::ModelCache>(model_file, overrides);
+}
+
+core::Result<Request> read_request(const Options& o) {
+  if (o.model.empty()) return core::Error::bad_input("--model: required (a model file)");
+  if (o.world.empty()) return core::Error::bad_input("--world: required (the rank count)");
+  Request r;
+  sweep::SweepSetup& s = r.setup;
+  DTPLAN_TRY(cost::HardwareProfile profile, read_hardware(o, s));
+  DTPLAN_TRY(s.space, read_space(o, s));
   DTPLAN_TRY(std::int64_t threads, core::parse_int(o.threads, "--threads"));
   if (threads < 0 || threads > core::kMaxThreads) {
     return core::Error::bad_input("--threads: " + std::to_string(threads) + " is not in [0, " +
@@ -180,68 +246,30 @@ core::Result<Request> read_request(const Options& o) {
                                   core::limit_note("kMaxThreads"));
   }
   r.threads = static_cast<std::int32_t>(threads);
-  DTPLAN_TRY(const std::string model_file, config_file_arg(ConfigKind::kModel, o.model, "--model"));
-  DTPLAN_TRY(graph::Model model, graph::load_model(model_file, overrides));
-  s.model = model.name;
-  s.layers = static_cast<std::int32_t>(sweep::model_layers(model));
-  sweep::ModelEvaluatorOptions eo;
-  eo.gpus_per_node = s.gpus_per_node;
-  eo.memory_limit_bytes = s.memory_limit_bytes;
+  DTPLAN_TRY(r.top, core::parse_int(o.top, "--top"));
+  if (r.top < 0) return core::Error::bad_input("--top: " + o.top + " is negative (0: every row)");
   if (!(o.time_limit_s > 0)) {
     return core::Error::bad_input("--time-limit: " + std::to_string(o.time_limit_s) +
                                   " is not a positive number of seconds");
   }
-  eo.time_limit_s = o.time_limit_s;
   DTPLAN_CHECK(solve::check_relative_gap(o.gap, "--gap"));
+  DTPLAN_TRY(std::shared_ptr<sweep::ModelCache> models, read_model(o, s));
+  DTPLAN_TRY(r.candidates, sweep::enumerate_candidates(s.space));
+  for (const sweep::MeshCandidate& m : r.candidates) {
+    const auto k = static_cast<std::int32_t>(m.shape.size());
+    if (std::find(s.dims.begin(), s.dims.end(), k) == s.dims.end()) s.dims.push_back(k);
+  }
+  std::sort(s.dims.begin(), s.dims.end());
+  sweep::ModelEvaluatorOptions eo;
+  eo.gpus_per_node = s.gpus_per_node;
+  eo.memory_limit_bytes = s.memory_limit_bytes;
+  eo.time_limit_s = o.time_limit_s;
   eo.relative_gap = o.gap;
   sweep::PlanSink sink;
   if (!o.plans.empty()) sink = plan_writer(o.plans, s.memory_limit_bytes, r.plans_written);
-  r.evaluator = sweep::make_model_evaluator(std::make_shared<const graph::Model>(std::move(model)),
-                                            profile, eo, std::move(sink));
+  r.evaluator = sweep::make_model_evaluator(std::move(models), profile, eo, std::move(sink));
   s.evaluator = r.evaluator->description();
   return r;
-}
-
-std::string status_text(const sweep::SweepRow& row) {
-  if (!row.evaluation.feasible) return "infeasible";
-  if (!row.fits_memory) return "over-memory";
-  return row.evaluation.optimal ? "optimal" : "feasible";
-}
-
-void print_table(const sweep::SweepResult& r) {
-  const sweep::SweepSetup& s = r.setup;
-  std::vector<std::string> dims;
-  for (std::int32_t d : s.dims) dims.push_back(std::to_string(d));
-  const std::string title =
-      "dtplan sweep: " + s.model + " (" + std::to_string(s.layers) + " layers) on " +
-      std::to_string(s.world) + " ranks, " + s.hardware + " (" + std::to_string(s.gpus_per_node) +
-      " GPUs per node); dims " + core::join(dims, ",") + "; memory limit " +
-      (s.memory_limit_bytes == 0 ? std::string("none") : core::format_size(s.memory_limit_bytes)) +
-      "\n# evaluator: " + s.evaluator + "\n# ranked: usable first, then step time, memory, shape";
-  core::TextTable t({{"rank", ""},
-                     {"mesh", "", core::Align::kLeft},
-                     {"names", "", core::Align::kLeft},
-                     {"step", "ms"},
-                     {"compute", "ms"},
-                     {"exposed", "ms"},
-                     {"comm", "ms"},
-                     {"memory", "GiB"},
-                     {"status", "", core::Align::kLeft},
-                     {"note", "", core::Align::kLeft}},
-                    title);
-  const auto ms = [](double us) { return core::format_fixed(us / 1000.0, 3); };
-  for (std::size_t i = 0; i < r.rows.size(); ++i) {
-    const sweep::SweepRow& row = r.rows[i];
-    const sweep::MeshEvaluation& e = row.evaluation;
-    std::string note = e.note;
-    if (!row.tp_within_node) note = "tp spans nodes" + std::string(note.empty() ? "" : "; ") + note;
-    t.add_row({std::to_string(i + 1), sweep::shape_label(row.mesh.shape),
-               core::join(row.mesh.names, ","), ms(e.step_time_us), ms(e.compute_us),
-               ms(e.exposed_us), ms(e.communication_us),
-               core::format_fixed(static_cast<double>(e.memory_bytes_per_rank) / (1 << 30), 2),
-               status_text(row), note});
-  }
-  print_text(t.render());
 }
 
 int run(const Options& o) {
@@ -273,7 +301,7 @@ int run(const Options& o) {
   if (o.json) {
     print_json(sweep::sweep_json(*result));
   } else {
-    print_table(*result);
+    print_text(sweep_text(*result, q.top));
     if (!o.plans.empty()) {
       print_text("# plans: " + std::to_string(q.plans_written->load()) + " files in " + o.plans +
                  "\n");
@@ -293,11 +321,30 @@ Action setup_sweep(CLI::App& app) {
       ->type_name("INT");
   app.add_option("--hardware", o->hardware, "Hardware profile name or JSON file")
       ->capture_default_str();
-  app.add_option("--dims", o->dims, "Mesh dim counts to try, each in 1..3")->capture_default_str();
+  app.add_option("--dims", o->dims, "Mesh dim counts to try, each in 1..4")->capture_default_str();
+  app.add_option("--dp-replicate", o->dp_replicate,
+                 "HSDP replica degrees to try, e.g. 1,2,4, or any")
+      ->type_name("LIST")
+      ->capture_default_str();
+  app.add_option("--dp-shard", o->dp_shard, "FSDP degrees to try (default: any)")
+      ->type_name("LIST");
+  app.add_option("--cp", o->cp, "Context-parallel degrees to try (default: any)")
+      ->type_name("LIST");
+  app.add_option("--tp", o->tp, "Tensor-parallel degrees to try (default: any within a node)")
+      ->type_name("LIST");
+  app.add_option("--max-tp-per-node", o->max_tp_per_node,
+                 "Largest tp degree tried (tp groups stay within a node; default: GPUs per node)")
+      ->type_name("INT");
+  app.add_flag("--tp-across-nodes", o->tp_across_nodes,
+               "Also try tp degrees whose groups span nodes (noted in the results)");
+  app.add_option("--parallelize", o->parallelize,
+                 "Plans to price: optimal, torchtitan (parallelize_llama pinned) or both")
+      ->type_name("LIST")
+      ->capture_default_str();
   app.add_option("--memory-limit", o->memory_limit,
                  "Memory per rank, e.g. 80GiB, or none; default: the profile's HBM capacity");
   app.add_option("--layers", o->layers, "Override the model's layer count")->type_name("INT");
-  add_training_options(app, o->training);
+  add_training_options(app, o->training, ChoiceFlags::kLists);
   app.add_option("--threads", o->threads, "Worker threads (0: one per hardware thread)")
       ->type_name("INT")
       ->capture_default_str();
@@ -311,6 +358,9 @@ Action setup_sweep(CLI::App& app) {
       ->capture_default_str();
   app.add_flag("--no-flatten", o->no_flatten,
                "Create no flattened meshes (default: the data-parallel dims and the whole mesh)");
+  app.add_option("--top", o->top, "Rows of the text table (0: all)")
+      ->type_name("INT")
+      ->capture_default_str();
   app.add_option("--csv", o->csv, "Also write the ranking as CSV to this file");
   app.add_option("--html", o->html, "Also write a self-contained HTML report with charts");
   app.add_option("--plans", o->plans,

@@ -36,6 +36,11 @@ struct MeshEvaluation {
   double communication_us = 0;             // every collective, hidden or not
   double exposed_us = 0;                   // <= communication_us
   std::int64_t memory_bytes_per_rank = 0;  // peak
+  // Training throughput as torchtitan reports it (sim/throughput.h); 0 when the model has no
+  // token input (not a language model) or the hardware no bf16 peak.
+  std::int64_t tokens_per_step = 0;  // global batch x sequence
+  double tokens_per_s_per_gpu = 0;
+  double mfu = 0;  // a fraction
   bool feasible = true;
   bool optimal = false;  // the solver proved its plan optimal
   std::string note{};    // why infeasible, or what the figure rests on; "" when nothing to say
@@ -57,8 +62,8 @@ class MeshEvaluator {
 };
 
 // Checks an evaluation's numbers: finite, non-negative, compute and exposed within the step,
-// exposed within communication, memory >= 0. Errors are kInternal naming `what` (the mesh) and
-// the field: an evaluator that breaks them has a bug.
+// exposed within communication, memory >= 0, throughput >= 0. Errors are kInternal naming `what`
+// (the mesh) and the field: an evaluator that breaks them has a bug.
 core::Status check_evaluation(const MeshEvaluation& e, std::string_view what);
 
 }  // namespace dtplan::sweep

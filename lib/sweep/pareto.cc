@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sweep/ranking.h"
+
 namespace dtplan::sweep {
 
 namespace {
@@ -30,6 +32,25 @@ std::vector<std::int32_t> pareto_front(const std::vector<ParetoPoint>& points) {
     return a < b;
   });
   return front;
+}
+
+std::vector<std::size_t> best_per_memory(const SweepResult& result) {
+  std::vector<std::size_t> usable;
+  std::vector<ParetoPoint> points;
+  for (std::size_t i = 0; i < result.rows.size(); ++i) {
+    const SweepRow& row = result.rows[i];
+    if (!row.usable()) continue;
+    usable.push_back(i);
+    points.push_back({time_per_token(row.evaluation), row.evaluation.memory_bytes_per_rank});
+  }
+  std::vector<std::size_t> out;
+  for (std::int32_t k : pareto_front(points)) out.push_back(usable[static_cast<std::size_t>(k)]);
+  std::sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) {
+    const std::int64_t ma = result.rows[a].evaluation.memory_bytes_per_rank;
+    const std::int64_t mb = result.rows[b].evaluation.memory_bytes_per_rank;
+    return ma != mb ? ma < mb : a < b;
+  });
+  return out;
 }
 
 }  // namespace dtplan::sweep

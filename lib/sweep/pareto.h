@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "sweep/sweep_result.h"
+
 namespace dtplan::sweep {
 
 struct ParetoPoint {
-  double step_time_us = 0;
+  double step_time_us = 0;  // or any time where less is better (a sweep uses time per token)
   std::int64_t memory_bytes = 0;
   bool operator==(const ParetoPoint&) const = default;
 };
@@ -23,5 +25,11 @@ struct ParetoPoint {
 // Indices of the non-dominated points (rule above), by (step time, memory, index).
 // @post every point not in the result is dominated by one in it; no point in it is dominated.
 std::vector<std::int32_t> pareto_front(const std::vector<ParetoPoint>& points);
+
+// The best usable row for every memory limit: the Pareto front of the usable rows over (time per
+// token, memory per rank) (ranking.h), as indices into result.rows ordered by memory ascending
+// (ties: by rank). Row k is the best configuration for any limit from its memory up to the next
+// one's; below the first, nothing fits.
+std::vector<std::size_t> best_per_memory(const SweepResult& result);
 
 }  // namespace dtplan::sweep

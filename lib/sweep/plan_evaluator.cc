@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/units.h"
+#include "sim/throughput.h"
 #include "sim/timeline.h"
 #include "solve/solver.h"
 
@@ -17,6 +18,22 @@ MeshEvaluation plan_total(const plan::Plan& plan) {
   e.communication_us = plan.cost.communication_us;
   e.exposed_us = plan.cost.communication_us;
   return e;
+}
+
+// The step's throughput (sim/throughput.h) over every rank of the plan's mesh; left 0 for a
+// model without a token input or hardware without a bf16 peak.
+void add_throughput(const plan::Plan& plan, const std::optional<cost::HardwareProfile>& hardware,
+                    MeshEvaluation& e) {
+  if (!hardware) return;
+  const double peak = hardware->gpu.peak_flop_per_s[static_cast<std::size_t>(core::DType::kBF16)];
+  std::int64_t gpus = 1;
+  for (std::int64_t d : plan.mesh.shape) gpus *= d;
+  if (!(peak > 0) || !(e.step_time_us > 0)) return;
+  auto rate = sim::plan_throughput(plan, e.step_time_us, gpus, peak);
+  if (!rate.ok()) return;
+  e.tokens_per_step = rate->tokens_per_step;
+  e.tokens_per_s_per_gpu = rate->tokens_per_s_per_gpu;
+  e.mfu = rate->mfu;
 }
 
 }  // namespace
@@ -44,6 +61,7 @@ core::Result<MeshEvaluation> evaluate_plan(const plan::Plan& plan,
     }
   }
   e.memory_bytes_per_rank = plan.memory.peak_bytes_per_rank;
+  add_throughput(plan, options.timeline.hardware, e);
   e.optimal = plan.solver.optimal;
   e.feasible = true;
   if (!e.optimal && plan.solver.name == "exact") {

@@ -1,6 +1,7 @@
 #include "sweep/ranking.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace dtplan::sweep {
 
@@ -12,21 +13,31 @@ int row_class(const SweepRow& row) {
   return row.fits_memory ? 0 : 1;
 }
 
+// Rules 4 to 6.
+auto identity(const MeshCandidate& c) {
+  return std::tie(c.shape, c.names, c.batch, c.grad_accum, c.checkpoint, c.parallelize);
+}
+
 }  // namespace
+
+double time_per_token(const MeshEvaluation& e) {
+  return e.tokens_per_step > 0 ? e.step_time_us / static_cast<double>(e.tokens_per_step)
+                               : e.step_time_us;
+}
 
 bool ranks_before(const SweepRow& a, const SweepRow& b) {
   const int ca = row_class(a);
   const int cb = row_class(b);
   if (ca != cb) return ca < cb;
   if (ca != 2) {
-    if (a.evaluation.step_time_us != b.evaluation.step_time_us) {
-      return a.evaluation.step_time_us < b.evaluation.step_time_us;
-    }
+    const double ta = time_per_token(a.evaluation);
+    const double tb = time_per_token(b.evaluation);
+    if (ta != tb) return ta < tb;
     if (a.evaluation.memory_bytes_per_rank != b.evaluation.memory_bytes_per_rank) {
       return a.evaluation.memory_bytes_per_rank < b.evaluation.memory_bytes_per_rank;
     }
   }
-  return a.mesh.shape < b.mesh.shape;
+  return identity(a.mesh) < identity(b.mesh);
 }
 
 void rank_rows(std::vector<SweepRow>& rows) {

@@ -79,7 +79,7 @@ std::int32_t sweep_threads(std::int32_t requested, std::size_t candidates) {
 }
 
 std::string candidate_label(const MeshCandidate& candidate) {
-  return "mesh " + shape_label(candidate.shape) + " (" + core::join(candidate.names, ",") + ")";
+  return "mesh " + candidate_text(candidate);
 }
 
 core::Result<SweepResult> run_sweep(const SweepSetup& setup,

@@ -50,7 +50,9 @@ core::Result<SweepResult> run_sweep(const SweepSetup& setup,
                                     const MeshEvaluator& evaluator,
                                     const SweepOptions& options = {});
 
-// "mesh 8x8 (dp,tp)": how errors and notes name a candidate.
+// How errors and notes name a candidate: "mesh 8x8 (dp_shard,tp)", followed by the training
+// choices it sets and a plan other than the optimum ("mesh 8x8 (dp_shard,tp) batch 256
+// grad-accum 2 checkpoint full torchtitan").
 std::string candidate_label(const MeshCandidate& candidate);
 
 }  // namespace dtplan::sweep

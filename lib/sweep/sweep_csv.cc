@@ -32,8 +32,9 @@ std::string csv_field(std::string_view text) {
 
 std::string sweep_csv(const SweepResult& result) {
   std::string out =
-      "rank,shape,names,flatten,step_time_us,compute_us,communication_us,exposed_us,other_us,"
-      "memory_bytes_per_rank,fits_memory,feasible,optimal,tp_within_node,note\r\n";
+      "rank,shape,names,flatten,batch,grad_accum,checkpoint,parallelize,step_time_us,compute_us,"
+      "communication_us,exposed_us,other_us,memory_bytes_per_rank,tokens_per_s_per_gpu,mfu,"
+      "fits_memory,feasible,optimal,tp_within_node,note\r\n";
   for (std::size_t i = 0; i < result.rows.size(); ++i) {
     const SweepRow& r = result.rows[i];
     const MeshEvaluation& e = r.evaluation;
@@ -41,12 +42,18 @@ std::string sweep_csv(const SweepResult& result) {
                                   shape_label(r.mesh.shape),
                                   csv_field(core::join(r.mesh.names, ",")),
                                   csv_field(flatten_text(r.mesh)),
+                                  std::to_string(row_batch(result.setup, r.mesh)),
+                                  std::to_string(row_grad_accum(result.setup, r.mesh)),
+                                  row_checkpoint(result.setup, r.mesh),
+                                  std::string(parallelize_name(r.mesh.parallelize)),
                                   core::format_fixed(e.step_time_us, 3),
                                   core::format_fixed(e.compute_us, 3),
                                   core::format_fixed(e.communication_us, 3),
                                   core::format_fixed(e.exposed_us, 3),
                                   core::format_fixed(e.other_us(), 3),
                                   std::to_string(e.memory_bytes_per_rank),
+                                  core::format_fixed(e.tokens_per_s_per_gpu, 3),
+                                  core::format_fixed(e.mfu, 6),
                                   boolean(r.fits_memory),
                                   boolean(e.feasible),
                                   boolean(e.optimal),

@@ -4,6 +4,8 @@
 #include "core/units.h"
 #include "sweep/pareto.h"
 #include "sweep/plan_files.h"
+#include "sweep/ranking.h"
+#include "sweep/space_text.h"
 
 namespace dtplan::sweep {
 
@@ -14,8 +16,12 @@ using report::xml_escape;
 namespace {
 
 std::string row_label(const SweepRow& row);
+std::string chart_note(const SweepResult& r);
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// The best rows the bar charts draw: a few dozen bars stay readable, the table has them all.
+constexpr std::size_t kChartRows = 40;
 
 std::string gib(std::int64_t bytes) {
   return core::format_fixed(static_cast<double>(bytes) / kGiB, 2) + " GiB";
@@ -44,8 +50,9 @@ std::string setup_table(const SweepResult& r) {
        std::to_string(s.world) + " ranks, " + std::to_string(s.gpus_per_node) + " GPUs per node"},
       {"hardware", s.hardware},
       {"mesh dims", core::join(dims, ", ")},
+      {"tried", space_text(s)},
       {"memory limit", s.memory_limit_bytes == 0 ? "none" : gib(s.memory_limit_bytes)},
-      {"meshes", std::to_string(r.rows.size())},
+      {"configurations", std::to_string(r.rows.size())},
       {"evaluator", s.evaluator},
   });
 }
@@ -53,9 +60,9 @@ std::string setup_table(const SweepResult& r) {
 std::string results_table(const SweepResult& r, const SweepHtmlOptions& options) {
   std::string out =
       "<table id=\"results\" class=\"results\"><thead><tr><th>rank</th><th "
-      "class=\"text\">mesh</th><th>step (ms)</th><th>compute (ms)</th><th>exposed comm "
-      "(ms)</th><th>all comm (ms)</th><th>memory (GiB)</th><th class=\"text\">status</th><th "
-      "class=\"text\">note</th></tr></thead><tbody>";
+      "class=\"text\">configuration</th><th>step (ms)</th><th>tokens/s/GPU</th><th>MFU "
+      "(%)</th><th>compute (ms)</th><th>exposed comm (ms)</th><th>all comm (ms)</th><th>memory "
+      "(GiB)</th><th class=\"text\">status</th><th class=\"text\">note</th></tr></thead><tbody>";
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     const SweepRow& row = r.rows[i];
     const MeshEvaluation& e = row.evaluation;
@@ -72,8 +79,9 @@ std::string results_table(const SweepResult& r, const SweepHtmlOptions& options)
                                                 xml_escape(row_label(row)) + "</a>";
     out += std::string("<tr") + (row.usable() ? "" : " class=\"unusable\"") + "><td>" +
            std::to_string(i + 1) + "</td><td class=\"text\">" + mesh + "</td>" +
-           cell(e.step_time_us) + cell(e.compute_us) + cell(e.exposed_us) +
-           cell(e.communication_us) + "<td>" +
+           cell(e.step_time_us) + "<td>" + core::format_fixed(e.tokens_per_s_per_gpu, 1) +
+           "</td><td>" + core::format_fixed(100 * e.mfu, 1) + "</td>" + cell(e.compute_us) +
+           cell(e.exposed_us) + cell(e.communication_us) + "<td>" +
            core::format_fixed(static_cast<double>(e.memory_bytes_per_rank) / kGiB, 2) +
            "</td><td class=\"text\">" + status + "</td><td class=\"text\">" + xml_escape(e.note) +
            "</td></tr>";
@@ -85,16 +93,41 @@ std::string results_table(const SweepResult& r, const SweepHtmlOptions& options)
 // bar and say so.
 template <class Fill>
 void add_rows(BarChart& chart, const SweepResult& result, const Fill& fill) {
-  for (const SweepRow& row : result.rows) {
+  for (std::size_t i = 0; i < result.rows.size() && i < kChartRows; ++i) {
+    const SweepRow& row = result.rows[i];
     BarRow b{row_label(row), {}, "infeasible"};
     if (row.evaluation.feasible) fill(row, b);
     chart.rows.push_back(std::move(b));
   }
 }
 
-// "8x8 (dp,tp)": a row's label in charts and tables.
-std::string row_label(const SweepRow& row) {
-  return shape_label(row.mesh.shape) + " (" + core::join(row.mesh.names, ",") + ")";
+// "8x8 (dp_shard,tp)", with the row's training choices: a row's label in charts and tables.
+std::string row_label(const SweepRow& row) { return candidate_text(row.mesh); }
+
+// "the best 40 of 300 configurations" above a chart that does not draw them all.
+std::string chart_note(const SweepResult& r) {
+  if (r.rows.size() <= kChartRows) return "";
+  return "<p class=\"note\">The best " + std::to_string(kChartRows) + " of " +
+         std::to_string(r.rows.size()) + " configurations; the table below has them all.</p>";
+}
+
+// The staircase of best_per_memory(): from which memory per rank each configuration is the best.
+std::string best_table(const SweepResult& r) {
+  const std::vector<std::size_t> best = best_per_memory(r);
+  if (best.empty()) return "<p class=\"note\">No configuration fits the memory limit.</p>";
+  std::string out =
+      "<table id=\"best\" class=\"results\"><thead><tr><th>memory per rank from "
+      "(GiB)</th><th>rank</th><th class=\"text\">best configuration</th><th>step "
+      "(ms)</th><th>tokens/s/GPU</th></tr></thead><tbody>";
+  for (std::size_t i : best) {
+    const MeshEvaluation& e = r.rows[i].evaluation;
+    out += "<tr><td>" + core::format_fixed(static_cast<double>(e.memory_bytes_per_rank) / kGiB, 2) +
+           "</td><td>" + std::to_string(i + 1) + "</td><td class=\"text\">" +
+           xml_escape(row_label(r.rows[i])) + "</td><td>" +
+           core::format_fixed(e.step_time_us / 1000.0, 3) + "</td><td>" +
+           core::format_fixed(e.tokens_per_s_per_gpu, 1) + "</td></tr>";
+  }
+  return out + "</tbody></table>";
 }
 
 }  // namespace
@@ -155,14 +188,14 @@ report::ScatterChart pareto_chart(const SweepResult& result, const SweepHtmlOpti
     const MeshEvaluation& e = row.evaluation;
     if (!e.feasible) continue;
     if (row.usable()) {
-      usable.push_back({e.step_time_us, e.memory_bytes_per_rank});
+      usable.push_back({time_per_token(e), e.memory_bytes_per_rank});
       usable_point.push_back(static_cast<std::int32_t>(c.points.size()));
     }
     c.points.push_back(
         {.x = e.step_time_us / 1000.0,
          .y = static_cast<double>(e.memory_bytes_per_rank) / kGiB,
          .css_class = row.usable() ? "usable" : "over",
-         .label = shape_label(row.mesh.shape),
+         .label = row_label(row),
          .title = row_label(row) + ": " + ms(e.step_time_us) + ", " + gib(e.memory_bytes_per_rank),
          .href = plan_href(row, options)});
   }
@@ -180,11 +213,14 @@ std::string sweep_html(const SweepResult& result, const SweepHtmlOptions& option
   out += "<h1>" + xml_escape(title) + "</h1>";
   out += setup_table(result);
   out +=
-      "<p class=\"note\">Ranked by the written rule: meshes with a plan that fits the memory "
-      "limit first, then over the limit, then infeasible; within each, by step time, then "
-      "memory per rank, then shape.</p>";
-  out += "<h2>Step time</h2>" + report::render_bar_chart(step_time_chart(result));
-  out += "<h2>Memory per rank</h2>" + report::render_bar_chart(memory_chart(result));
+      "<p class=\"note\">Ranked by the written rule: configurations with a plan that fits the "
+      "memory limit first, then over the limit, then infeasible; within each, by step time per "
+      "token (throughput), then memory per rank, then shape, names and choices.</p>";
+  out += "<h2>Best per memory limit</h2>" + best_table(result);
+  out +=
+      "<h2>Step time</h2>" + chart_note(result) + report::render_bar_chart(step_time_chart(result));
+  out += "<h2>Memory per rank</h2>" + chart_note(result) +
+         report::render_bar_chart(memory_chart(result));
   out +=
       "<h2>Step time vs memory</h2>" + report::render_scatter_chart(pareto_chart(result, options));
   out += "<h2>Results</h2>" + results_table(result, options);

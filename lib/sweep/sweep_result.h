@@ -24,6 +24,15 @@ struct SweepSetup {
   std::vector<std::int32_t> dims;       // mesh dim counts tried, ascending
   std::int64_t memory_limit_bytes = 0;  // 0: no limit
   std::string evaluator;                // MeshEvaluator::description()
+  // What was tried (its world, dims and flatten repeat the fields above): role degrees, the tp
+  // rule, and the training choices and plans (lists of one value are not kept: see below).
+  CandidateOptions space{};
+  // The model's training step, which a candidate's unset choice means (0 / "": a graph model,
+  // which has no such options).
+  std::int64_t batch = 0;
+  std::int64_t seq_len = 0;
+  std::int64_t grad_accum = 1;
+  std::string checkpoint;
   bool operator==(const SweepSetup&) const = default;
 };
 
@@ -36,6 +45,11 @@ struct SweepRow {
   [[nodiscard]] bool usable() const { return evaluation.feasible && fits_memory; }
   bool operator==(const SweepRow&) const = default;
 };
+
+// A row's training choices, its own or the setup's where unset.
+std::int64_t row_batch(const SweepSetup& setup, const MeshCandidate& c);
+std::int64_t row_grad_accum(const SweepSetup& setup, const MeshCandidate& c);
+std::string row_checkpoint(const SweepSetup& setup, const MeshCandidate& c);
 
 struct SweepResult {
   SweepSetup setup;

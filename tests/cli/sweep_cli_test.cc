@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "core/text_file.h"
@@ -17,8 +18,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // A 50-node traced graph (two gated-MLP layers) that the exact solver plans in well under a
-// second per mesh, on the 1-D and 2-D meshes of 8 ranks.
-const std::string kBase = "sweep --model tests/data/fx_export_sample.json --world 8";
+// second per mesh, on the 1-D and 2-D meshes of 8 ranks without cp: (8) dp_shard, (8) tp, and
+// dp_shard x tp as 2x4 and 4x2.
+const std::string kBase = "sweep --model tests/data/fx_export_sample.json --world 8 --cp 1";
 const std::string kTiny = kBase + " --gpus-per-node 8 --dims 1,2";
 
 TEST_CASE("sweep cli: every mesh of 8 ranks, planned and ranked, best first") {
@@ -26,24 +28,40 @@ TEST_CASE("sweep cli: every mesh of 8 ranks, planned and ranked, best first") {
   CHECK(doc["model"] == "GatedMLP");
   CHECK(doc["world"] == 8);
   CHECK(doc["dims"] == Json::array({1, 2}));
-  CHECK(doc["candidates"] == 3);
+  CHECK(doc["candidates"] == 4);
   CHECK(doc["evaluator"] == "exact solver + step simulator");
   const Json& results = doc["results"];
-  REQUIRE(results.size() == 3);
+  REQUIRE(results.size() == 4);
   std::vector<Json> shapes;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Json& r = results[i];
     CHECK(r["rank"] == i + 1);
     shapes.push_back(r["shape"]);
-    CHECK(json_keys(r.dump()) ==
-          std::vector<std::string>{"rank", "shape", "names", "flatten", "step_time_us",
-                                   "compute_us", "communication_us", "exposed_us", "other_us",
-                                   "memory_bytes_per_rank", "fits_memory", "feasible", "optimal",
-                                   "tp_within_node", "note"});
+    CHECK(json_keys(r.dump()) == std::vector<std::string>{"rank",
+                                                          "shape",
+                                                          "names",
+                                                          "flatten",
+                                                          "batch",
+                                                          "grad_accum",
+                                                          "checkpoint",
+                                                          "parallelize",
+                                                          "step_time_us",
+                                                          "compute_us",
+                                                          "communication_us",
+                                                          "exposed_us",
+                                                          "other_us",
+                                                          "memory_bytes_per_rank",
+                                                          "tokens_per_step",
+                                                          "tokens_per_s_per_gpu",
+                                                          "mfu",
+                                                          "fits_memory",
+                                                          "feasible",
+                                                          "optimal",
+                                                          "tp_within_node",
+                                                          "note"});
     const std::size_t k = r["shape"].size();
-    CHECK(r["names"] == (k == 1   ? Json::array({"dp"})
-                         : k == 2 ? Json::array({"dp", "tp"})
-                                  : Json::array({"dp", "cp", "tp"})));
+    if (k == 2) CHECK(r["names"] == Json::array({"dp_shard", "tp"}));
+    CHECK(r["parallelize"] == "optimal");
     if (r["feasible"] == true) {
       CHECK(r["step_time_us"].get<double>() > 0);
       CHECK(r["compute_us"].get<double>() <= r["step_time_us"].get<double>());
@@ -61,7 +79,8 @@ TEST_CASE("sweep cli: every mesh of 8 ranks, planned and ranked, best first") {
     }
   }
   std::sort(shapes.begin(), shapes.end());
-  CHECK(shapes == std::vector<Json>{Json::array({2, 4}), Json::array({4, 2}), Json::array({8})});
+  CHECK(shapes == std::vector<Json>{Json::array({2, 4}), Json::array({4, 2}), Json::array({8}),
+                                    Json::array({8})});
 }
 
 TEST_CASE("sweep cli: the same output for any thread count") {
@@ -179,11 +198,23 @@ TEST_CASE("sweep cli: errors name the flag") {
         "dtplan sweep: error: --model: required (a model file)\n");
   CHECK(cli_failure("sweep --model configs/models/llama3-tiny.json", 2) ==
         "dtplan sweep: error: --world: required (the rank count)\n");
-  CHECK(cli_failure(kBase + " --dims 1,4", 2) ==
-        "dtplan sweep: error: --dims: 4 is not a mesh dim count in [1, 3]\n");
+  CHECK(cli_failure(kBase + " --dims 1,5", 2) ==
+        "dtplan sweep: error: --dims: 5 is not a mesh dim count in [1, 4]\n");
   CHECK(cli_failure("sweep --model configs/models/llama3-tiny.json --world 7 --dims 2,3", 3) ==
-        "dtplan sweep: error: --world: 7 has no factorization into 2 or 3 dims of size >= 2 (try "
-        "--dims 1)\n");
+        "dtplan sweep: error: --world: 7 has no split into 2 or 3 dims with tp within a node of "
+        "8 GPUs\n");
+  CHECK(cli_failure(kBase + " --tp 0", 2) ==
+        "dtplan sweep: error: --tp: 0 is not a positive degree\n");
+  CHECK(cli_failure(kBase + " --tp x", 2).starts_with("dtplan sweep: error: --tp: "));
+  CHECK(cli_failure(kBase + " --parallelize fsdp", 2) ==
+        "dtplan sweep: error: --parallelize: 'fsdp' is not one of optimal, torchtitan\n");
+  CHECK(cli_failure(kBase + " --batch 8,0", 2) == "dtplan sweep: error: --batch: 0 is not >= 1\n");
+  CHECK(cli_failure(kBase + " --checkpoint none,some", 2)
+            .starts_with("dtplan sweep: error: --checkpoint: "));
+  CHECK(cli_failure(kBase + " --max-tp-per-node 4 --tp-across-nodes", 2) ==
+        "dtplan sweep: error: --max-tp-per-node: cannot be combined with --tp-across-nodes\n");
+  CHECK(cli_failure(kBase + " --top -1", 2) ==
+        "dtplan sweep: error: --top: -1 is negative (0: every row)\n");
   CHECK(cli_failure("sweep --model configs/models/llama3-tiny.json --world 0", 2) ==
         "dtplan sweep: error: --world: 0 is not a positive number\n");
   CHECK(cli_failure(kTiny + " --memory-limit lots", 2)
@@ -198,6 +229,73 @@ TEST_CASE("sweep cli: errors name the flag") {
   CHECK(cli_failure(kTiny + " --html /nonexistent/dir/x.html", 2)
             .starts_with("dtplan sweep: error: "));
   CHECK(cli_failure("sweep --model nope.json --world 8", 2).find("nope.json") != std::string::npos);
+}
+
+// LLaMA3-tiny on 4 ranks (2 per node): the optimum and torchtitan's plan at two global batches.
+const std::string kTitan =
+    "sweep --model configs/models/llama3-tiny.json --world 4 --gpus-per-node 2 --cp 1 "
+    "--parallelize optimal,torchtitan --batch 4,8";
+
+TEST_CASE("sweep cli: roles, batch lists and torchtitan's plan beside the optimum") {
+  const Json doc = Json::parse(cli_output(kTitan + " --json"));
+  // (4) dp_shard and (2,2) dp_shard,tp (tp within a node of 2; tp 4 would span two), x 2
+  // batches x 2 plans.
+  CHECK(doc["candidates"] == 8);
+  CHECK(doc["space"]["batches"] == Json::array({4, 8}));
+  CHECK(doc["space"]["parallelize"] == Json::array({"optimal", "torchtitan"}));
+  std::set<std::string> seen;
+  for (const Json& r : doc["results"]) {
+    CHECK(r["feasible"] == true);
+    CHECK(r["tp_within_node"] == true);
+    CHECK(r["tokens_per_step"] ==
+          r["batch"].get<std::int64_t>() * doc["seq_len"].get<std::int64_t>());
+    CHECK(r["tokens_per_s_per_gpu"].get<double>() > 0);
+    seen.insert(r["names"].dump() + r["batch"].dump() + r["parallelize"].get<std::string>());
+  }
+  CHECK(seen.size() == 8);
+  // Ranked by time per token: tokens/s per GPU never rises down the usable rows.
+  for (std::size_t i = 1; i < doc["results"].size(); ++i) {
+    CHECK(doc["results"][i - 1]["tokens_per_s_per_gpu"].get<double>() >=
+          doc["results"][i]["tokens_per_s_per_gpu"].get<double>());
+  }
+  // The best per memory limit: rows of the table, memory ascending.
+  std::int64_t last = -1;
+  for (const Json& b : doc["best_per_memory"]) {
+    CHECK(b["memory_bytes_per_rank"].get<std::int64_t>() > last);
+    last = b["memory_bytes_per_rank"].get<std::int64_t>();
+  }
+  CHECK(!doc["best_per_memory"].empty());
+  // The table shows the varied choices as columns and ends with the best per memory limit.
+  const std::string table = cli_output(kTitan);
+  CHECK(table.find("batch") != std::string::npos);
+  CHECK(table.find("torchtitan") != std::string::npos);
+  CHECK(table.find("# best per memory limit") != std::string::npos);
+  CHECK(table.find("# tried: dp_shard x tp (every degree), tp within a node of 2; batch 4,8") !=
+        std::string::npos);
+}
+
+TEST_CASE("sweep cli: torchtitan's rules make configurations infeasible, with the reason") {
+  // A microbatch of 2 sequences cannot split over 4 data-parallel ranks.
+  const Json doc = Json::parse(cli_output(
+      "sweep --model configs/models/llama3-tiny.json --world 4 --gpus-per-node 2 --dims 1 "
+      "--parallelize torchtitan --batch 2 --json"));
+  bool found = false;
+  for (const Json& r : doc["results"]) {
+    if (r["names"] != Json::array({"dp_shard"})) continue;
+    found = true;
+    CHECK(r["feasible"] == false);
+    CHECK(r["note"].get<std::string>().find("data-parallel") != std::string::npos);
+  }
+  CHECK(found);
+}
+
+TEST_CASE("sweep cli: --top cuts the table, not the JSON") {
+  const std::string table = cli_output(kTiny + " --top 2");
+  std::size_t rows = 0;
+  std::istringstream lines(table);
+  for (std::string l; std::getline(lines, l);) rows += l.starts_with("#") ? 0 : 1;
+  CHECK(rows == 2);
+  CHECK(table.find("# ... 2 more (--top 0 prints every row") != std::string::npos);
 }
 
 }  // namespace

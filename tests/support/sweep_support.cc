@@ -6,8 +6,8 @@
 namespace dtplan::testing {
 
 sweep::MeshEvaluation FakeEvaluator::formula(const sweep::MeshCandidate& c) {
-  const std::int64_t dp = c.shape.front();
-  const std::int64_t tp = c.shape.size() > 1 ? c.shape.back() : 1;
+  const std::int64_t dp = sweep::role_degree(c, "dp_replicate") * sweep::role_degree(c, "dp_shard");
+  const std::int64_t tp = sweep::role_degree(c, "tp");
   const auto k = static_cast<std::int64_t>(c.shape.size());
   sweep::MeshEvaluation e;
   e.compute_us = 1000;
@@ -29,6 +29,21 @@ core::Result<sweep::MeshEvaluation> FakeEvaluator::evaluate(const sweep::MeshCan
   auto it = overrides_.find(c.shape);
   if (it != overrides_.end()) return it->second;
   return formula(c);
+}
+
+std::vector<sweep::MeshCandidate> fsdp_tp_candidates(std::int64_t world,
+                                                     std::vector<std::int32_t> dims) {
+  auto all = sweep::enumerate_candidates({.world = world, .dims = std::move(dims)});
+  std::vector<sweep::MeshCandidate> out;
+  if (!all.ok()) return out;
+  using Names = std::vector<std::string>;
+  for (sweep::MeshCandidate& c : *all) {
+    if (c.names == Names{"dp_shard"} || c.names == Names{"dp_shard", "tp"} ||
+        c.names == Names{"dp_shard", "cp", "tp"}) {
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
 }
 
 }  // namespace dtplan::testing

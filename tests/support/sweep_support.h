@@ -1,6 +1,7 @@
 #pragma once
 // A deterministic fake MeshEvaluator for sweep tests, with figures simple enough to rank by hand:
-// for a mesh with first dim dp and innermost dim tp (1 on a 1-D mesh), k dims,
+// for a mesh with data-parallel degree dp (dp_replicate x dp_shard) and tp degree tp (1 when a
+// role is absent), k dims,
 //   compute_us        = 1000
 //   communication_us  = 40 tp + 8 dp
 //   exposed_us        = communication_us / 2
@@ -16,6 +17,7 @@
 
 #include "core/result.h"
 #include "sweep/evaluator.h"
+#include "sweep/mesh_candidates.h"
 
 namespace dtplan::testing {
 
@@ -40,6 +42,12 @@ class FakeEvaluator : public sweep::MeshEvaluator {
   std::int64_t jitter_us_ = 0;
   mutable std::atomic<std::int64_t> calls_{0};
 };
+
+// The candidates of `world` over `dims` named (dp_shard), (dp_shard, tp) or (dp_shard, cp, tp),
+// each dim >= 2, no node rule: the meshes FSDP x TP sweeps try (every dim count's shapes in
+// lexicographic order); empty when there are none.
+std::vector<sweep::MeshCandidate> fsdp_tp_candidates(std::int64_t world,
+                                                     std::vector<std::int32_t> dims = {1, 2, 3});
 
 inline constexpr std::int64_t kGiB = std::int64_t{1} << 30;
 

@@ -20,7 +20,7 @@ SweepResult sample(std::int64_t limit) {
   testing::FakeEvaluator fake;
   fake.set({4, 4}, core::Error::unsupported("needs <more> & better"));
   const SweepSetup s{"fake<model>", 2, "h100-dgx", 16, 8, {1, 2}, limit, "fake"};
-  return ok(run_sweep(s, ok(enumerate_candidates({.world = 16, .dims = {1, 2}})), fake));
+  return ok(run_sweep(s, testing::fsdp_tp_candidates(16, {1, 2}), fake));
 }
 
 std::map<std::string, std::vector<testing::XmlElement>> by_chart(
@@ -119,9 +119,10 @@ TEST_CASE("sweep html: the scatter has every feasible mesh, the front of the usa
   }
   CHECK(circles == 3);
   CHECK(links == 2);  // the usable meshes only
-  CHECK(page.find("<a href=\"../p lans/8x2_dp-tp.json\">8x2 (dp,tp)</a>") != std::string::npos);
-  CHECK(page.find("16_dp.json") != std::string::npos);
-  CHECK(page.find("2x8_dp-tp.json") == std::string::npos);  // over the limit: no plan file
+  CHECK(page.find("<a href=\"../p lans/8x2_dp_shard-tp.json\">8x2 (dp_shard,tp)</a>") !=
+        std::string::npos);
+  CHECK(page.find("16_dp_shard.json") != std::string::npos);
+  CHECK(page.find("2x8_dp_shard-tp.json") == std::string::npos);  // over the limit: no plan file
   CHECK(plan_href(r.rows[2], {.plans_href = "x"}).empty());
 }
 
@@ -129,7 +130,7 @@ TEST_CASE("sweep html: no limit line without a memory limit") {
   const BarChart c = memory_chart(sample(0));
   CHECK_FALSE(c.limit.has_value());
   CHECK(c.rows.size() == 4);
-  CHECK(c.rows[0].label == "8x2 (dp,tp)");
+  CHECK(c.rows[0].label == "8x2 (dp_shard,tp)");
   CHECK(c.rows[3].annotation == "infeasible");
   const BarChart s = step_time_chart(sample(0));
   CHECK(s.rows[0].segments.size() == 3);

@@ -53,8 +53,7 @@ TEST_CASE("sweep html: headless Chromium renders the charts") {
   }
   testing::FakeEvaluator fake;
   const SweepSetup s{"fake", 2, "h100-dgx", 64, 8, {1, 2, 3}, 20 * testing::kGiB, "fake"};
-  const SweepResult r =
-      testing::ok(run_sweep(s, testing::ok(enumerate_candidates({.world = 64})), fake));
+  const SweepResult r = testing::ok(run_sweep(s, testing::fsdp_tp_candidates(64), fake));
   const std::string dir = (std::filesystem::temp_directory_path() / "dtplan_sweep_shot").string();
   std::filesystem::create_directories(dir);
   const std::string report = screenshot(chromium, dir, "report", sweep_html(r));

@@ -28,7 +28,7 @@ Shapes shapes(const SweepResult& r) {
 }
 
 std::vector<MeshCandidate> cands(std::int64_t world, std::vector<std::int32_t> dims) {
-  return ok(enumerate_candidates({.world = world, .dims = std::move(dims)}));
+  return testing::fsdp_tp_candidates(world, std::move(dims));
 }
 
 TEST_CASE("sweep: world 16 on 1-D and 2-D meshes, ranked by hand") {
@@ -132,17 +132,17 @@ TEST_CASE("sweep: other errors stop the sweep; the first failing candidate's err
     auto r = run_sweep(setup(64), cands(64, {1, 2, 3}), fake, {.threads = t});
     REQUIRE(!r.ok());
     CHECK(r.error().kind == core::ErrorKind::kInternal);
-    CHECK(r.error().message == "mesh 2x32 (dp,tp): solver: lost");
+    CHECK(r.error().message == "mesh 2x32 (dp_shard,tp): solver: lost");
   }
 }
 
 TEST_CASE("sweep: evaluations that break the contract are internal errors") {
   FakeEvaluator fake;
-  MeshEvaluation bad = FakeEvaluator::formula({{4, 4}, {"dp", "tp"}, {}});
+  MeshEvaluation bad = FakeEvaluator::formula({{4, 4}, {"dp_shard", "tp"}, {}});
   bad.exposed_us = bad.communication_us + 1;
   fake.set({4, 4}, bad);
   CHECK(error_of(run_sweep(setup(16), cands(16, {2}), fake)) ==
-        "mesh 4x4 (dp,tp): evaluator returned exposed_us above communication_us");
+        "mesh 4x4 (dp_shard,tp): evaluator returned exposed_us above communication_us");
   bad.step_time_us = std::numeric_limits<double>::quiet_NaN();
   fake.set({4, 4}, bad);
   CHECK(run_sweep(setup(16), cands(16, {2}), fake).error().kind == core::ErrorKind::kInternal);
@@ -155,7 +155,8 @@ TEST_CASE("sweep: thread count") {
   CHECK(sweep_threads(1, 100) == 1);
   CHECK(sweep_threads(0, 100) >= 1);
   CHECK(sweep_threads(3, 0) == 1);
-  CHECK(candidate_label({{2, 4, 8}, {"dp", "cp", "tp"}, {}}) == "mesh 2x4x8 (dp,cp,tp)");
+  CHECK(candidate_label({{2, 4, 8}, {"dp_shard", "cp", "tp"}, {}}) ==
+        "mesh 2x4x8 (dp_shard,cp,tp)");
 }
 
 TEST_CASE("sweep: evaluation fields") {
