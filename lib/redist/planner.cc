@@ -129,8 +129,8 @@ core::Result<Planner::Route> Planner::route(const TensorSpec& src, const TensorS
         format_placement_list(src) + " -> " + format_placement_list(dst) +
         "); use --planner min-cost or auto");
   }
-  r.start = plan_endpoint(src, sizes);
-  r.target = plan_endpoint(dst, sizes);
+  r.start = endpoint(src);
+  r.target = endpoint(dst);
   last_settled_ = 0;
   if (r.kind == PlannerKind::kGreedy) {
     DTPLAN_TRY(r.steps, plan_greedy(src.placements(), dst.placements(), sizes));
@@ -253,6 +253,12 @@ core::Result<double> Planner::cost_uncached(const TensorSpec& src, const TensorS
   return static_cast<double>(total_ps) / 1e6;
 }
 
+RedistState Planner::endpoint(const TensorSpec& spec) {
+  if (!spec.has_strided_shard()) return plan_endpoint(spec, mesh_.sizes());
+  if (const auto it = endpoints_.find(spec); it != endpoints_.end()) return it->second;
+  return endpoints_.emplace(spec, plan_endpoint(spec, mesh_.sizes())).first->second;
+}
+
 std::vector<core::Result<double>> Planner::costs_uncached(const TensorSpec& src,
                                                           std::span<const TensorSpec* const> dsts,
                                                           const PlanOptions& options) {
@@ -265,7 +271,7 @@ std::vector<core::Result<double>> Planner::costs_uncached(const TensorSpec& src,
     std::vector<RedistState> targets;
   };
   std::vector<Group> groups;
-  const RedistState start = plan_endpoint(src, mesh_.sizes());
+  const RedistState start = endpoint(src);
   for (std::size_t i = 0; i < dsts.size(); ++i) {
     const TensorSpec& dst = *dsts[i];
     if (resolved_planner(options.planner, src, dst) != PlannerKind::kMinCost ||
@@ -274,7 +280,7 @@ std::vector<core::Result<double>> Planner::costs_uncached(const TensorSpec& src,
       continue;
     }
     out.emplace_back(0.0);  // set below
-    RedistState target = plan_endpoint(dst, mesh_.sizes());
+    RedistState target = endpoint(dst);
     std::vector<Placement> extras = SearchSpace::table_extras(start, target);
     auto g = std::find_if(groups.begin(), groups.end(),
                           [&](const Group& x) { return x.extras == extras; });

@@ -122,6 +122,10 @@ class Planner {
   // at the target for the searched total: the total, in picoseconds.
   core::Result<std::int64_t> price_route(const Route& r, const placement::TensorSpec& src,
                                          std::vector<PlanStep>* record);
+  // plan_endpoint(spec, mesh sizes), memoised: decoding a _StridedShard of an uneven tensor
+  // walks every mesh coordinate, and edge pricing asks for each spec once per pair.
+  RedistState endpoint(const placement::TensorSpec& spec);
+
   // A kMergeCostsMore warning for each merged step of `r` priced above the steps it replaced
   // (each priced from the state before the merged step, in order).
   core::Result<std::vector<Warning>> costly_merges(const Route& r, const RedistPlan& plan);
@@ -136,6 +140,7 @@ class Planner {
   // every entry of an instance.
   std::uint64_t mesh_model_ = 0;
   std::unordered_map<Key, std::shared_ptr<const RedistPlan>, KeyHash> cache_;
+  std::unordered_map<placement::TensorSpec, RedistState> endpoints_;  // strided specs only
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
   std::size_t last_settled_ = 0;

@@ -63,7 +63,14 @@ std::size_t EdgeCoster::KeyHash::operator()(const EdgeMatrixKey& k) const {
   std::size_t h = core::hash_combine(0, static_cast<std::uint32_t>(k.producer));
   h = core::hash_combine(h, static_cast<std::uint32_t>(k.output));
   h = core::hash_combine(h, static_cast<std::uint32_t>(k.consumer));
-  return core::hash_combine(h, static_cast<std::uint32_t>(k.slot));
+  h = core::hash_combine(h, static_cast<std::uint32_t>(k.slot));
+  h = core::hash_combine(h, static_cast<std::uint32_t>(k.producer_labels));
+  return core::hash_combine(h, static_cast<std::uint32_t>(k.consumer_labels));
+}
+
+std::int32_t EdgeCoster::label_set_id(const std::vector<std::int32_t>& strategies) {
+  const auto next = static_cast<std::int32_t>(label_sets_.size());
+  return label_sets_.emplace(strategies, next).first->second;
 }
 
 EdgeCoster::EdgeCoster(std::unique_ptr<redist::Planner> planner,

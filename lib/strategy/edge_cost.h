@@ -21,6 +21,7 @@
 // Costs do not depend on the planner or thread that prices them, nor on pricing a row at once.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <unordered_map>
@@ -39,12 +40,14 @@ namespace dtplan::strategy {
 using EdgeMatrix = std::shared_ptr<const std::vector<double>>;
 
 // What an edge matrix depends on: the producer's and consumer's enumerations, the producer
-// output the edge reads and the consumer slot.
+// output the edge reads, the consumer slot, and which strategies of each end are labels.
 struct EdgeMatrixKey {
   std::int32_t producer = 0;  // GraphStrategies::distinct_index of the producer
   std::int32_t output = 0;
   std::int32_t consumer = 0;  // ... of the consumer
   std::int32_t slot = 0;
+  std::int32_t producer_labels = 0;  // EdgeCoster::label_set_id of the producer's labels
+  std::int32_t consumer_labels = 0;  // ... of the consumer's
   bool operator==(const EdgeMatrixKey&) const = default;
 };
 
@@ -83,6 +86,10 @@ class EdgeCoster {
     return it != matrices_.end() ? it->second : nullptr;
   }
 
+  // A small id for a list of strategy indices (a node's labels, selection_problem.h
+  // LabelScope::kPinned): 0 for the empty list (every strategy), equal lists equal ids.
+  std::int32_t label_set_id(const std::vector<std::int32_t>& strategies);
+
   [[nodiscard]] redist::Planner& planner() { return *planner_; }
   [[nodiscard]] std::span<const std::int64_t> mesh_sizes() const { return sizes_; }
   // Distinct spec pairs priced, and matrices built (not served from the memo).
@@ -118,6 +125,7 @@ class EdgeCoster {
   std::vector<placement::TensorSpec> specs_;         // by id
   std::unordered_map<std::uint64_t, double> costs_;  // (src id << 32 | dst id) -> cost
   std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> matrices_;
+  std::map<std::vector<std::int32_t>, std::int32_t> label_sets_{{{}, 0}};
 };
 
 // Whether `error` says DTensor cannot redistribute (the planner's kUnsupported).

@@ -1,8 +1,10 @@
 #include "strategy/pin_rules.h"
 
+#include <cctype>
 #include <map>
 #include <regex>
 #include <set>
+#include <string_view>
 
 #include "core/strings.h"
 #include "placement/placement_text.h"
@@ -18,6 +20,55 @@ std::string rule_prefix(const PinSet& pins, std::size_t rule) {
 std::string pin_text(const PinRule& rule) {
   return rule.kind == PinKind::kStrategy ? "strategy " + std::to_string(rule.strategy)
                                          : placement::format_placements(rule.placements);
+}
+
+// What every whole-name match of an ECMAScript pattern ends with, and whether that literal is the
+// whole pattern: its trailing plain and escaped punctuation characters when no '|' lies outside a
+// group (else nothing). Lets apply_pin_rules skip the regex for most names.
+struct LiteralTail {
+  std::string suffix;
+  bool whole = false;
+};
+
+bool is_regex_syntax(char c) {
+  return std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos;
+}
+
+LiteralTail literal_tail(std::string_view pattern) {
+  int depth = 0;
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\') {
+      ++i;
+    } else if (in_class) {
+      in_class = c != ']';
+    } else if (c == '[') {
+      in_class = true;
+    } else if (c == '(' || c == ')') {
+      depth += c == '(' ? 1 : -1;
+    } else if (c == '|' && depth == 0) {
+      return {};
+    }
+  }
+  LiteralTail out;
+  std::size_t end = pattern.size();
+  while (end > 0) {
+    const char c = pattern[end - 1];
+    std::size_t slashes = 0;
+    while (slashes + 1 < end && pattern[end - 2 - slashes] == '\\') ++slashes;
+    if (slashes % 2 == 1) {
+      if (std::isalnum(static_cast<unsigned char>(c)) != 0) break;  // \d, \w, \b, \1, ...
+      out.suffix.insert(out.suffix.begin(), c);
+      end -= 2;
+    } else {
+      if (is_regex_syntax(c)) break;
+      out.suffix.insert(out.suffix.begin(), c);
+      end -= 1;
+    }
+  }
+  out.whole = end == 0;
+  return out;
 }
 
 NodePin node_pin(graph::NodeId id, const PinRule& rule) {
@@ -97,11 +148,13 @@ core::Result<PinMatch> apply_pin_rules(const graph::Graph& graph, const GraphStr
       return core::Error::bad_input(rule_prefix(pins, r) + ": regex '" + rule.pattern +
                                     "' does not compile (" + e.what() + ")");
     }
+    const LiteralTail tail = literal_tail(rule.pattern);
     for (std::size_t i = 0; i < graph.size(); ++i) {
       const graph::Node& node = graph.nodes()[i];
       const OpStrategy& op = strategies.of(graph::node_id(i));
       if (op.rule == Rule::kOutput || op.strategies.empty()) continue;
-      if (!std::regex_match(node.name, re)) continue;
+      if (!node.name.ends_with(tail.suffix)) continue;
+      if (tail.whole ? node.name != tail.suffix : !std::regex_match(node.name, re)) continue;
       DTPLAN_CHECK(check_offered(pins, r, node, op));
       std::int32_t& owner = match.rule_of_node[i];
       if (owner >= 0 && node_pin(graph::node_id(i), pins.rules[static_cast<std::size_t>(owner)]) !=

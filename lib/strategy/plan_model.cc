@@ -30,7 +30,11 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
                                    const ModelPlanOptions& options) {
   const auto t0 = Clock::now();
   DTPLAN_TRY(auto solver, solve::make_solver(options.solver));
-  DTPLAN_TRY(PlanProblem pp, export_plan_problem(graph, mesh, profile, options));
+  // Only the exact solver's answer does not depend on labels its pins forbid (the greedy
+  // solver's trivial bound and CBC's ties would).
+  const LabelScope labels =
+      options.solver == solve::SolverKind::kExact ? LabelScope::kPinned : LabelScope::kAll;
+  DTPLAN_TRY(PlanProblem pp, export_plan_problem(graph, mesh, profile, options, labels));
   const GraphStrategies& strategies = pp.strategies;
   const SelectionProblem& sp = pp.selection;
   const PinMatch& pinned = pp.pinned;

@@ -11,7 +11,7 @@ namespace dtplan::strategy {
 core::Result<PlanProblem> export_plan_problem(const graph::Graph& graph,
                                               const mesh::DeviceMesh& mesh,
                                               const cost::HardwareProfile& profile,
-                                              const ModelPlanOptions& options) {
+                                              const ModelPlanOptions& options, LabelScope labels) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t gpus = options.gpus_per_node.value_or(profile.node.gpus_per_node);
   auto make_planner = [&]() -> core::Result<std::unique_ptr<redist::Planner>> {
@@ -39,8 +39,9 @@ core::Result<PlanProblem> export_plan_problem(const graph::Graph& graph,
   if (!options.pins.empty()) {
     DTPLAN_TRY(out.pinned, apply_pin_rules(graph, out.strategies, options.pins, constraints));
   }
-  DTPLAN_TRY(out.selection, export_problem(graph, out.strategies, constraints, *out.coster,
-                                           ExportOptions{options.followers, options.training}));
+  DTPLAN_TRY(out.selection,
+             export_problem(graph, out.strategies, constraints, *out.coster,
+                            ExportOptions{options.followers, options.training, labels}));
   if (!options.pins.empty()) {
     DTPLAN_CHECK(check_pin_conflicts(out.selection.problem, out.selection.graph_node, out.pinned,
                                      options.pins));

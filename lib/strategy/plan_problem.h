@@ -29,10 +29,13 @@ struct PlanProblem {
   double enumerate_s = 0;              // step 1's time (the rest is the export's)
 };
 
+// `labels`: kPinned for a problem only the exact solver solves (plan_graph's default), kAll
+// where every strategy must stay a label (explain).
 // @pre as plan_graph. Errors as plan_graph's steps 1-3 (pin conflicts name the rules).
 core::Result<PlanProblem> export_plan_problem(const graph::Graph& graph,
                                               const mesh::DeviceMesh& mesh,
                                               const cost::HardwareProfile& profile,
-                                              const ModelPlanOptions& options);
+                                              const ModelPlanOptions& options,
+                                              LabelScope labels = LabelScope::kAll);
 
 }  // namespace dtplan::strategy

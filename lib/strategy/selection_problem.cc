@@ -38,7 +38,10 @@ struct Builder {
   EdgeCoster& coster;
   const ExportOptions& options;
   SelectionProblem sp;
-  std::vector<std::vector<char>> allowed;     // per problem node: labels its pins allow
+  std::vector<std::vector<char>> allowed;  // per problem node: labels its pins allow
+  // LabelScope::kPinned, per restricted problem node: each strategy's label or -1 (empty: all).
+  std::vector<std::vector<LabelIndex>> label_index{};
+  std::vector<std::int32_t> label_set{};      // per problem node: EdgeCoster::label_set_id
   std::vector<plan::OpSchedule> schedules{};  // per graph node
   // Scaled copies of edge matrices by (matrix, runs); the source is kept so its address stays
   // unique.
@@ -62,6 +65,37 @@ struct Builder {
   [[nodiscard]] NodeIndex index(graph::NodeId id) const {
     return sp.problem_node[static_cast<std::size_t>(graph::index_of(id))];
   }
+  // The strategy of label l of v, and the label of strategy s of v (-1: not a label).
+  [[nodiscard]] std::int32_t strategy_of(NodeIndex v, LabelIndex l) const {
+    const auto& list = sp.label_strategy[static_cast<std::size_t>(v)];
+    return list.empty() ? l : list[static_cast<std::size_t>(l)];
+  }
+  [[nodiscard]] LabelIndex label_of(NodeIndex v, std::int32_t s) const {
+    if (s < 0) return -1;
+    const auto& map = label_index[static_cast<std::size_t>(v)];
+    return map.empty() ? s : map[static_cast<std::size_t>(s)];
+  }
+  // The strategies of v that are labels, in label order.
+  [[nodiscard]] std::vector<const Strategy*> labelled(NodeIndex v) const {
+    const OpStrategy& op = op_of(v);
+    std::vector<const Strategy*> out;
+    const auto n =
+        static_cast<LabelIndex>(sp.problem.nodes[static_cast<std::size_t>(v)].cost_us.size());
+    out.reserve(static_cast<std::size_t>(n));
+    for (LabelIndex l = 0; l < n; ++l)
+      out.push_back(&op.strategies[static_cast<std::size_t>(strategy_of(v, l))]);
+    return out;
+  }
+  // `per_strategy` at v's labels.
+  template <typename T>
+  [[nodiscard]] std::vector<T> at_labels(NodeIndex v, const std::vector<T>& per_strategy) const {
+    if (sp.label_strategy[static_cast<std::size_t>(v)].empty()) return per_strategy;
+    std::vector<T> out;
+    for (std::int32_t s : sp.label_strategy[static_cast<std::size_t>(v)]) {
+      out.push_back(per_strategy[static_cast<std::size_t>(s)]);
+    }
+    return out;
+  }
 
   void add_nodes() {
     sp.problem_node.assign(graph.size(), -1);
@@ -78,6 +112,51 @@ struct Builder {
       sp.problem.nodes.push_back(std::move(node));
       allowed.emplace_back(op.size(), 1);
     }
+    sp.label_strategy.resize(sp.graph_node.size());
+    label_index.resize(sp.graph_node.size());
+    label_set.assign(sp.graph_node.size(), 0);
+  }
+
+  // LabelScope::kPinned: drops the labels no pin allows (at a repeat position, those no block's
+  // pins allow). Keeps every label when some node's pins allow none (simplify names it).
+  void restrict_labels() {
+    std::vector<std::vector<char>> keep = allowed;
+    for (const solve::RepeatGroup& r : sp.problem.repeats) {
+      for (std::size_t pos = 0; !r.blocks.empty() && pos < r.blocks[0].size(); ++pos) {
+        std::vector<char> any(allowed[static_cast<std::size_t>(r.blocks[0][pos])].size(), 0);
+        for (const auto& block : r.blocks) {
+          const auto& a = allowed[static_cast<std::size_t>(block[pos])];
+          if (a.size() != any.size()) return;  // unalike blocks: validate() reports them
+          for (std::size_t l = 0; l < a.size(); ++l) any[l] = static_cast<char>(any[l] | a[l]);
+        }
+        for (const auto& block : r.blocks) keep[static_cast<std::size_t>(block[pos])] = any;
+      }
+    }
+    for (const auto& a : allowed) {
+      if (std::find(a.begin(), a.end(), 1) == a.end()) return;
+    }
+    for (std::size_t v = 0; v < keep.size(); ++v) {
+      if (std::find(keep[v].begin(), keep[v].end(), 0) == keep[v].end()) continue;
+      auto& list = sp.label_strategy[v];
+      auto& map = label_index[v];
+      map.assign(keep[v].size(), -1);
+      for (std::size_t l = 0; l < keep[v].size(); ++l) {
+        if (keep[v][l] == 0) continue;
+        map[l] = static_cast<LabelIndex>(list.size());
+        list.push_back(static_cast<std::int32_t>(l));
+      }
+      const auto node = static_cast<NodeIndex>(v);
+      sp.problem.nodes[v].cost_us = at_labels(node, sp.problem.nodes[v].cost_us);
+      allowed[v] = at_labels(node, allowed[v]);
+      label_set[v] = coster.label_set_id(list);
+    }
+    for (solve::Pin& pin : sp.problem.pins) {
+      std::vector<LabelIndex> labels;
+      for (LabelIndex s : pin.labels) {
+        if (const LabelIndex l = label_of(pin.node, s); l >= 0) labels.push_back(l);
+      }
+      pin.labels = std::move(labels);
+    }
   }
 
   core::Status add_edges() {
@@ -91,14 +170,19 @@ struct Builder {
         const graph::NodeId p = node.inputs[slot];
         const NodeIndex u = index(p);
         if (u < 0) continue;
-        const EdgeMatrixKey key{strategies.distinct_index(p), static_cast<std::int32_t>(out_index),
-                                strategies.distinct_index(id), static_cast<std::int32_t>(slot)};
+        const EdgeMatrixKey key{
+            strategies.distinct_index(p),           static_cast<std::int32_t>(out_index),
+            strategies.distinct_index(id),          static_cast<std::int32_t>(slot),
+            label_set[static_cast<std::size_t>(u)], label_set[v]};
         EdgeMatrix matrix = coster.memoised(key);
         if (matrix == nullptr) {
           std::vector<Placements> inputs;
           inputs.reserve(op.size());
-          for (const Strategy& s : op.strategies) inputs.push_back(s.inputs[slot]);
-          const std::vector<Placements> sources = output_options(strategies.of(p), out_index);
+          for (const Strategy* s : labelled(static_cast<NodeIndex>(v))) {
+            inputs.push_back(s->inputs[slot]);
+          }
+          const std::vector<Placements> sources =
+              at_labels(u, output_options(strategies.of(p), out_index));
           auto built = coster.matrix(key, graph.node(p).outputs[out_index], sources, inputs);
           if (!built.ok()) {
             return built.error().with_context(graph::node_label(node.name) + " input " +
@@ -112,7 +196,11 @@ struct Builder {
         sp.problem.edges.push_back({u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot),
                                     solve::Matrix(times(matrix, runs))});
         if (follows && static_cast<std::int32_t>(slot) == op.follows_slot) {
-          sp.problem.followers.push_back({static_cast<NodeIndex>(v), u, op.follower_map});
+          std::vector<LabelIndex> map;
+          for (std::int32_t s : at_labels(u, op.follower_map)) {
+            map.push_back(label_of(static_cast<NodeIndex>(v), s));
+          }
+          sp.problem.followers.push_back({static_cast<NodeIndex>(v), u, std::move(map)});
         }
       }
     }
@@ -127,13 +215,13 @@ struct Builder {
       const NodeIndex leader = index(tie.leader);
       const NodeIndex follower = index(tie.follower);
       if (leader < 0 || follower < 0) continue;
-      const OpStrategy& lop = op_of(leader);
       const OpStrategy& fop = op_of(follower);
+      const std::vector<const Strategy*> lop = labelled(leader);
       if (!following.contains(follower)) {
         solve::Follower f{follower, leader, {}};
-        for (const Strategy& s : lop.strategies) {
-          const auto match = labels_with(fop, s.outputs[0]);
-          f.label_map.push_back(match.empty() ? -1 : match.front());
+        for (const Strategy* s : lop) {
+          const auto match = labels_with(fop, s->outputs[0]);
+          f.label_map.push_back(match.empty() ? -1 : label_of(follower, match.front()));
         }
         sp.problem.followers.push_back(std::move(f));
         following.insert(follower);
@@ -142,10 +230,11 @@ struct Builder {
       const auto inputs = static_cast<std::int32_t>(graph.node(tie.follower).inputs.size());
       const std::int32_t slot = inputs + extra_slots[follower]++;
       std::vector<double> tied;
-      tied.reserve(lop.size() * fop.size());
-      for (const Strategy& a : lop.strategies) {
-        for (const Strategy& b : fop.strategies) {
-          tied.push_back(a.outputs[0] == b.outputs[0] ? 0.0 : solve::kForbidden);
+      const std::vector<const Strategy*> fls = labelled(follower);
+      tied.reserve(lop.size() * fls.size());
+      for (const Strategy* a : lop) {
+        for (const Strategy* b : fls) {
+          tied.push_back(a->outputs[0] == b->outputs[0] ? 0.0 : solve::kForbidden);
         }
       }
       sp.problem.edges.push_back({leader, follower, slot, std::move(tied)});
@@ -177,13 +266,16 @@ struct Builder {
     return {};
   }
 
-  // The smallest entry of `bytes` among the labels `v` may take.
+  // The smallest entry of `bytes` (per strategy) among the labels `v` may take.
   [[nodiscard]] std::int64_t min_allowed(NodeIndex v,
                                          const std::vector<std::int64_t>& bytes) const {
     std::int64_t best = std::numeric_limits<std::int64_t>::max();
     const auto& a = allowed[static_cast<std::size_t>(v)];
-    for (std::size_t l = 0; l < bytes.size(); ++l) {
-      if (a[l] != 0) best = std::min(best, bytes[l]);
+    for (std::size_t l = 0; l < a.size(); ++l) {
+      if (a[l] != 0) {
+        best = std::min(
+            best, bytes[static_cast<std::size_t>(strategy_of(v, static_cast<LabelIndex>(l)))]);
+      }
     }
     return best == std::numeric_limits<std::int64_t>::max() ? 0 : best;
   }
@@ -200,7 +292,7 @@ struct Builder {
         const NodeIndex v = index(p.param);
         if (v < 0 || pinned.contains(graph::index_of(p.param))) continue;
         DTPLAN_TRY(high, core::checked_add(high, min_allowed(v, p.param_bytes), "parameter bytes"));
-        row.terms.push_back({v, p.param_bytes});
+        row.terms.push_back({v, at_labels(v, p.param_bytes)});
       }
       row.high_bytes = high;
       sp.memory_minimum_bytes = high;
@@ -218,6 +310,7 @@ struct Builder {
         DTPLAN_TRY(std::int64_t pg, core::checked_add(p.param_bytes[l], p.grad_bytes[l], "bytes"));
         DTPLAN_TRY(bytes[l], core::checked_add(pg, p.optimizer_bytes[l], "parameter state bytes"));
       }
+      bytes = at_labels(v, bytes);
       // The parts of the minimum come from the label minimising the whole state.
       std::size_t best = 0;
       for (std::size_t l = 0; l < bytes.size(); ++l) {
@@ -226,22 +319,23 @@ struct Builder {
           best = l;
         }
       }
-      parts[0] += p.param_bytes[best];
-      parts[1] += p.grad_bytes[best];
-      parts[2] += p.optimizer_bytes[best];
+      const auto s = static_cast<std::size_t>(strategy_of(v, static_cast<LabelIndex>(best)));
+      parts[0] += p.param_bytes[s];
+      parts[1] += p.grad_bytes[s];
+      parts[2] += p.optimizer_bytes[s];
       row.terms.push_back({v, std::move(bytes)});
     }
     for (const ActivationMemory& a : sp.memory.activations) {
       const NodeIndex v = index(a.node);
       if (v < 0) continue;
       parts[3] += min_allowed(v, a.bytes);
-      row.terms.push_back({v, a.bytes});
+      row.terms.push_back({v, at_labels(v, a.bytes)});
     }
     for (const ActivationMemory& a : sp.memory.accumulators) {
       const NodeIndex v = index(a.node);
       if (v < 0) continue;
       parts[1] += min_allowed(v, a.bytes);
-      row.terms.push_back({v, a.bytes});
+      row.terms.push_back({v, at_labels(v, a.bytes)});
     }
     std::sort(
         row.terms.begin(), row.terms.end(),
@@ -296,11 +390,12 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
   Builder b{graph, strategies, constraints, coster, options, {}, {}};
   b.schedules = op_schedules(graph, options.training);
   b.add_nodes();
+  DTPLAN_CHECK(b.add_pins());
+  b.add_repeats();
+  if (options.labels == LabelScope::kPinned) b.restrict_labels();
   DTPLAN_CHECK(b.add_edges());
   b.add_ties();
-  DTPLAN_CHECK(b.add_pins());
   DTPLAN_CHECK(b.add_memory());
-  b.add_repeats();
   return std::move(b.sp);
 }
 
@@ -318,7 +413,9 @@ core::Result<std::vector<std::int32_t>> map_solution(const SelectionProblem& sp,
       return core::Error::bad_input("solution: label " + std::to_string(l) + " of node '" +
                                     sp.problem.nodes[v].name + "' is out of range");
     }
-    choice[static_cast<std::size_t>(graph::index_of(sp.graph_node[v]))] = l;
+    const bool relabelled = v < sp.label_strategy.size() && !sp.label_strategy[v].empty();
+    choice[static_cast<std::size_t>(graph::index_of(sp.graph_node[v]))] =
+        relabelled ? sp.label_strategy[v][static_cast<std::size_t>(l)] : l;
   }
   return choice;
 }
@@ -327,8 +424,16 @@ std::vector<solve::LabelIndex> labels_of(const SelectionProblem& sp,
                                          std::span<const std::int32_t> choice) {
   std::vector<solve::LabelIndex> labels;
   labels.reserve(sp.graph_node.size());
-  for (graph::NodeId id : sp.graph_node) {
-    labels.push_back(choice[static_cast<std::size_t>(graph::index_of(id))]);
+  for (std::size_t v = 0; v < sp.graph_node.size(); ++v) {
+    const std::int32_t s = choice[static_cast<std::size_t>(graph::index_of(sp.graph_node[v]))];
+    const auto* list = v < sp.label_strategy.size() ? &sp.label_strategy[v] : nullptr;
+    if (list == nullptr || list->empty()) {
+      labels.push_back(s);
+      continue;
+    }
+    const auto it = std::lower_bound(list->begin(), list->end(), s);
+    labels.push_back(
+        it != list->end() && *it == s ? static_cast<solve::LabelIndex>(it - list->begin()) : -1);
   }
   return labels;
 }

@@ -17,7 +17,7 @@
 //                 tied node already follows its producer, an edge (slot = its input count + k)
 //                 that is 0 on equal placements and +inf elsewhere
 //   pins          the strategies whose output 0 has the pinned placements, or the one pinned
-//                 strategy index
+//                 strategy index; with LabelScope::kPinned the other strategies are no labels
 //   memory row    "parameters" (default: Σ parameter bytes <= Σ of each parameter's minimum over
 //                 its allowed strategies, AutoParallel's default budget; pinned parameters are
 //                 left out, #475) or "memory" (with a limit: parameters + gradients + optimizer
@@ -51,11 +51,22 @@ namespace dtplan::strategy {
 
 enum class FollowerMode : std::uint8_t { kTie, kFree };
 
+// Which strategies of a node become its labels.
+enum class LabelScope : std::uint8_t {
+  kAll,  // every strategy (explain prices every alternative of an op)
+  // Only those its pins allow (at a repeat position: those some block's pins allow, so the
+  // blocks stay alike), so edges price only pairs a plan can take. The exact solver removes the
+  // others first anyway (simplify.h), so its answer is the same; the greedy solver's trivial
+  // bound would not be.
+  kPinned,
+};
+
 struct ExportOptions {
   FollowerMode followers = FollowerMode::kFree;
   // The step priced: each node's cost and each edge's matrix are multiplied by their runs per
   // step (step_schedule.h, plan/step_runs.h); the memory terms are one microbatch's.
   core::TrainingOptions training{};
+  LabelScope labels = LabelScope::kAll;
   bool operator==(const ExportOptions&) const = default;
 };
 
@@ -63,6 +74,9 @@ struct SelectionProblem {
   solve::Problem problem;
   std::vector<graph::NodeId> graph_node;   // per problem node
   std::vector<std::int32_t> problem_node;  // per graph node; -1 outside the problem
+  // LabelScope::kPinned: per problem node, the strategy of each label, ascending; an empty entry
+  // (or an empty list): label l is strategy l.
+  std::vector<std::vector<std::int32_t>> label_strategy;
   MemoryTerms memory;
   // The memory row's smallest reachable total (Σ of each term's minimum over allowed strategies)
   // and its bound; both 0 without a row.
@@ -84,7 +98,8 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
 core::Result<std::vector<std::int32_t>> map_solution(const SelectionProblem& sp,
                                                      std::span<const solve::LabelIndex> labels);
 
-// The inverse: the labelling of sp.problem for one strategy per graph node.
+// The inverse: the labelling of sp.problem for one strategy per graph node (-1 for a strategy
+// that is not a label under LabelScope::kPinned).
 // @pre choice.size() == graph nodes, valid strategies for problem nodes.
 std::vector<solve::LabelIndex> labels_of(const SelectionProblem& sp,
                                          std::span<const std::int32_t> choice);

@@ -266,5 +266,54 @@ BENCHMARK(BM_PlanTorchtitan70B)
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 
+// LLaMA3-405B, 126 layers, batch 1024, on 8,192 H100 ranks (dp_replicate=16 x dp_shard=64 x
+// tp=8, HSDP and TP+SP) pinned to torchtitan's plan, as one point of `dtplan sweep
+// --parallelize torchtitan`, against the baseline of the same model's free optimum on 8 ranks
+// (dp_shard=4 x tp=2) in the same run. Counters: pinned_s and baseline_s (wall, all hardware
+// threads), pinned_over_baseline (the target: a few, so hundreds of points fit a minute),
+// pinned_labels (the labels the pins leave the problem, selection_problem.h LabelScope) and the
+// pinned plan's optimality.
+void BM_PlanTorchtitan405B(benchmark::State& state) {
+  graph::ModelOverrides overrides;
+  overrides.batch = 1024;
+  auto model = graph::load_model("configs/models/llama3-405b.json", overrides);
+  const sweep::MeshCandidate big{{16, 64, 8}, {"dp_replicate", "dp_shard", "tp"}, {}};
+  const sweep::MeshCandidate small{{4, 2}, {"dp_shard", "tp"}, {}};
+  auto big_mesh = mesh::build_mesh(sweep::mesh_config(big, h100().name), std::string_view("bench"));
+  auto small_mesh =
+      mesh::build_mesh(sweep::mesh_config(small, h100().name), std::string_view("bench"));
+  if (!model.ok() || !big_mesh.ok() || !small_mesh.ok()) std::abort();
+  auto pins = torchtitan_pins(big.names, big.shape, *model->llama3);
+  if (!pins.ok()) std::abort();
+  ModelPlanOptions free;
+  free.solve.threads = hardware_threads();
+  free.training = model->training;
+  ModelPlanOptions pinned = free;
+  pinned.pins = *pins;
+  pinned.enumerate.strided_params = uses_strided_shard(*pins);
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto p = plan_graph(model->graph, big_mesh->root, h100(), pinned);
+    const auto t1 = std::chrono::steady_clock::now();
+    auto f = plan_graph(model->graph, small_mesh->root, h100(), free);
+    const auto t2 = std::chrono::steady_clock::now();
+    if (!p.ok() || !f.ok()) {
+      state.SkipWithError((p.ok() ? f.error() : p.error()).message.c_str());
+      return;
+    }
+    const double pinned_s = std::chrono::duration<double>(t1 - t0).count();
+    const double baseline_s = std::chrono::duration<double>(t2 - t1).count();
+    state.counters["pinned_s"] = pinned_s;
+    state.counters["baseline_s"] = baseline_s;
+    state.counters["pinned_over_baseline"] = pinned_s / baseline_s;
+    state.counters["pinned_labels"] = static_cast<double>(p->stats.problem.labels);
+    state.counters["pinned_optimal"] = p->plan.solver.optimal ? 1 : 0;
+  }
+}
+BENCHMARK(BM_PlanTorchtitan405B)
+    ->Name("BM_PlanTorchtitan405B/llama3_405b_126_layers_dp_replicate_16_dp_shard_64_tp_8")
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
 }  // namespace
 }  // namespace dtplan::strategy

@@ -58,6 +58,26 @@ TEST_CASE("apply_pin_rules: one pin per matched node, replacing the default pin 
   }
 }
 
+TEST_CASE("apply_pin_rules: the literal tail skips no match (alternation, escapes, groups)") {
+  Tiny t;
+  const std::vector<std::pair<std::string, std::int64_t>> cases = {
+      {"tokens", 1},                                        // all literal
+      {"tok_embeddings\\.weight|output\\.weight", 2},       // '|' outside a group
+      {"layers\\.\\d+\\.attention\\.(wq|wk)\\.weight", 4},  // tail after a group
+      {"layers\\.1\\.attention\\.wq\\.weigh[t]", 1},        // class at the end
+      {"(layers\\.\\d+\\.attention_norm|norm)\\.weight", 3},
+      {"output\\.weigh\\w", 1},  // an escaped class at the end is no literal
+  };
+  for (const auto& [pattern, count] : cases) {
+    INFO(pattern);
+    Constraints c = t.constraints;
+    auto m =
+        apply_pin_rules(t.graph, t.strategies, pin_set({placements_rule("r", pattern, "R,R")}), c);
+    REQUIRE_MESSAGE(m.ok(), m.error().message);
+    CHECK(m->matched == std::vector<std::int64_t>{count});
+  }
+}
+
 TEST_CASE("apply_pin_rules: errors name the rule; kinds map to exit 2 and 3") {
   Tiny t;
   auto error_of = [&](std::vector<PinRule> rules) {
