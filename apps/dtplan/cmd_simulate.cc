@@ -6,7 +6,7 @@
 // dtplan-plan) gives one row per redistribution and totals. With --data every redistribution is
 // also run on real data and verified (wrong elements, bitwise-equal replicas). Every plan is
 // checked field by field as it is read and its steps re-priced from the hardware profile it
-// names (plan_check.h, redist_plan_check.h): a figure the profile does not give is refused.
+// names (checked_profile, redist_plan_check.h): a figure the profile does not give is refused.
 //
 //   dtplan simulate --plan plan.json [--ranks N] [--data [--values float|int] [--seed N]]
 //                   [--trace FILE] [--html FILE] [--json]
@@ -27,7 +27,6 @@
 #include "nccl_format.h"
 #include "number_arg.h"
 #include "output.h"
-#include "plan/plan_check.h"
 #include "plan/plan_io.h"
 #include "plan_text.h"
 #include "progress_bar.h"
@@ -36,6 +35,7 @@
 #include "sim/plan_simulation.h"
 #include "sim/throughput.h"
 #include "simulate_timeline.h"
+#include "simulated_step.h"
 #include "verify_arg.h"
 
 namespace dtplan::cli {
@@ -52,8 +52,8 @@ struct Options {
   bool quiet = false;
 };
 
-core::Result<sim::SimulateOptions> simulate_options(const Options& o,
-                                                    const redist::MeshDescription& mesh) {
+// The options of the flags; the caller sets the hardware profile the plan names.
+core::Result<sim::SimulateOptions> simulate_options(const Options& o) {
   sim::SimulateOptions s;
   if (o.ranks < 0) {
     return core::Error::bad_input("--ranks: " + std::to_string(o.ranks) +
@@ -68,9 +68,6 @@ core::Result<sim::SimulateOptions> simulate_options(const Options& o,
   s.world_size = o.ranks;
   s.data = o.data;
   DTPLAN_TRY(s.verify, verify_options(o.verify_args));
-  auto profile = load_hardware_arg(mesh.hardware, "the plan's mesh.hardware");
-  if (!profile.ok()) return profile.error();
-  s.hardware = std::move(profile).value();
   return s;
 }
 
@@ -126,8 +123,11 @@ int run_redistribution(const Options& o, const std::string& text) {
                                          " is a redistribution plan, which has no step timeline (a "
                                          "whole-model plan from `dtplan plan --out` has)"));
   }
-  auto options = simulate_options(o, plan->mesh);
+  auto options = simulate_options(o);
   if (!options.ok()) return report("simulate", options.error());
+  auto profile = load_hardware_arg(plan->mesh.hardware, "the plan's mesh.hardware");
+  if (!profile.ok()) return report("simulate", profile.error());
+  options->hardware = std::move(profile).value();
   if (auto s = redist::check_plan_prices(*plan, *options->hardware); !s.ok()) {
     return report("simulate", s.error().with_context(o.plan));
   }
@@ -319,11 +319,11 @@ std::string model_plan_text(const Options& o, const ModelRun& m) {
 int run_model_plan(const Options& o, const std::string& text) {
   auto plan = plan::read_plan_json(text, o.plan);
   if (!plan.ok()) return report("simulate", plan.error());
-  auto options = simulate_options(o, plan->mesh);
+  auto options = simulate_options(o);
   if (!options.ok()) return report("simulate", options.error());
-  if (auto s = plan::check_plan_prices(*plan, *options->hardware); !s.ok()) {
-    return report("simulate", s.error().with_context(o.plan));
-  }
+  auto profile = checked_profile(*plan);
+  if (!profile.ok()) return report("simulate", profile.error().with_context(o.plan));
+  options->hardware = std::move(profile).value();
   auto sim = sim::simulate_model_plan(*plan, *options);
   if (!sim.ok()) return report("simulate", sim.error());
   auto timeline = run_timeline(*plan, o.timeline);
