@@ -9,7 +9,7 @@
 // names (checked_profile, redist_plan_check.h): a figure the profile does not give is refused.
 //
 //   dtplan simulate --plan plan.json [--ranks N] [--data [--values float|int] [--seed N]]
-//                   [--trace FILE] [--html FILE] [--json]
+//                   [--trace FILE] [--html FILE] [--detail] [--json]
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -49,6 +49,7 @@ struct Options {
   bool data = false;
   VerifyArgs verify_args;
   TimelineFlags timeline;
+  bool detail = false;
   bool json = false;
   bool quiet = false;
 };
@@ -224,7 +225,7 @@ int run_model_plan(const Options& o, const std::string& text) {
   if (o.json) {
     print_json(sim::to_json(r));
   } else {
-    print_text(sim::to_text(r));
+    print_text(sim::to_text(r, o.detail ? sim::ReportDetail::kFull : sim::ReportDetail::kTop));
   }
   return 0;
 }
@@ -254,6 +255,10 @@ Action setup_simulate(CLI::App& app) {
                "bitwise-equal replicas)");
   add_verify_flags(app, o->verify_args);
   add_timeline_flags(app, o->timeline);
+  app.add_flag("--detail", o->detail,
+               "Whole-model plan: list every redistribution and every communication on the "
+               "critical path (default: the 10 costliest and the 10 longest; --json always lists "
+               "all)");
   add_json_flag(app, o->json);
   add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };

@@ -1,6 +1,9 @@
 #include "sim/step_report.h"
 
+#include <algorithm>
 #include <map>
+#include <numeric>
+#include <vector>
 
 #include "core/text_table.h"
 #include "core/units.h"
@@ -17,15 +20,43 @@ std::string percent(double part, double whole) {
   return whole > 0 ? core::format_fixed(100.0 * part / whole, 1) : "0.0";
 }
 
+// The rows of a list of n that the text shows: all in order (kFull, or when they fit), else the
+// kReportTopRows first by `before`, in that order.
+template <class Before>
+std::vector<std::size_t> shown_rows(std::size_t n, ReportDetail detail, Before before) {
+  std::vector<std::size_t> rows(n);
+  std::iota(rows.begin(), rows.end(), std::size_t{0});
+  if (detail == ReportDetail::kFull || n <= kReportTopRows) return rows;
+  const auto top = static_cast<std::ptrdiff_t>(kReportTopRows);
+  std::partial_sort(rows.begin(), rows.begin() + top, rows.end(), before);
+  rows.resize(kReportTopRows);
+  return rows;
+}
+
+// "# 1793 more redistributions (--detail shows them all)\n"; "" when every row was shown.
+std::string more_line(std::size_t total, std::size_t shown, const std::string& what) {
+  if (shown == total) return "";
+  return "# " + std::to_string(total - shown) + " more " + what + " (--detail shows them all)\n";
+}
+
 std::int64_t group_collectives(const RedistSimulation& s) {
   std::int64_t groups = 0;
   for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
   return groups;
 }
 
-// One row per redistribution: its placements, steps, group collectives, cost and verification.
-std::string redistributions_text(const StepReport& r) {
+// One row per redistribution shown: its placements, steps, group collectives, cost and
+// verification; the costliest first (by time, then by index) when not all are shown.
+std::string redistributions_text(const StepReport& r, ReportDetail detail) {
   const plan::Plan& plan = *r.plan;
+  const std::size_t n = plan.redistributions.size();
+  const auto cost = [&](std::size_t i) { return plan.redistributions[i].plan.total_cost_us; };
+  const std::vector<std::size_t> rows = shown_rows(n, detail, [&](std::size_t a, std::size_t b) {
+    return cost(a) != cost(b) ? cost(a) > cost(b) : a < b;
+  });
+  std::string title =
+      "dtplan simulate: " + plan.model + ", " + std::to_string(n) + " redistributions";
+  if (rows.size() < n) title += " (the " + std::to_string(rows.size()) + " costliest)";
   core::TextTable t({{"index", ""},
                      {"consumer", ""},
                      {"slot", ""},
@@ -36,9 +67,8 @@ std::string redistributions_text(const StepReport& r) {
                      {"time", "us"},
                      {"wrong", ""},
                      {"replicas", "", core::Align::kLeft}},
-                    "dtplan simulate: " + plan.model + ", " +
-                        std::to_string(plan.redistributions.size()) + " redistributions");
-  for (std::size_t i = 0; i < plan.redistributions.size(); ++i) {
+                    title);
+  for (std::size_t i : rows) {
     const plan::PlanRedistribution& p = plan.redistributions[i];
     const RedistSimulation& s = r.simulation->redistributions[i];
     t.add_row({std::to_string(i), std::to_string(p.consumer), std::to_string(p.slot),
@@ -49,7 +79,51 @@ std::string redistributions_text(const StepReport& r) {
                s.verify ? (s.verify->replicas_bitwise_equal ? "equal" : "differ")
                         : (s.skipped.empty() ? "-" : "skipped")});
   }
-  return t.render();
+  return t.render() + more_line(n, rows.size(), "redistributions");
+}
+
+// The communication on the critical path: every entry in path order, or the longest first (by
+// duration, then start, then task name, then rank) when not all are shown.
+std::string path_communication_text(const Timeline& tl, ReportDetail detail) {
+  const auto task_of = [&](const PathEntry& p) -> const Task& {
+    return tl.program.tasks[static_cast<std::size_t>(p.task)];
+  };
+  std::vector<const PathEntry*> comm;
+  for (const PathEntry& p : tl.critical_path) {
+    if (task_of(p).kind != TaskKind::kCompute) comm.push_back(&p);
+  }
+  const std::vector<std::size_t> rows =
+      shown_rows(comm.size(), detail, [&](std::size_t a, std::size_t b) {
+        const PathEntry& x = *comm[a];
+        const PathEntry& y = *comm[b];
+        const double dx = x.end_us - x.start_us;
+        const double dy = y.end_us - y.start_us;
+        if (dx != dy) return dx > dy;
+        if (x.start_us != y.start_us) return x.start_us < y.start_us;
+        if (task_of(x).name != task_of(y).name) return task_of(x).name < task_of(y).name;
+        return x.rank < y.rank;
+      });
+  std::string title = "communication on the critical path";
+  if (rows.size() < comm.size()) {
+    title +=
+        " (the " + std::to_string(rows.size()) + " longest of " + std::to_string(comm.size()) + ")";
+  }
+  core::TextTable t({{"task", "", core::Align::kLeft},
+                     {"stream", "", core::Align::kLeft},
+                     {"rank", ""},
+                     {"start", "us"},
+                     {"end", "us"},
+                     {"after", "", core::Align::kLeft}},
+                    title);
+  for (std::size_t i : rows) {
+    const PathEntry& p = *comm[i];
+    const Task& task = task_of(p);
+    t.add_row({task.name, tl.program.streams[static_cast<std::size_t>(task.stream)].name,
+               std::to_string(p.rank), us(p.start_us), us(p.end_us),
+               std::string(binding_name(p.binding))});
+  }
+  return t.render() +
+         more_line(comm.size(), rows.size(), "communication tasks on the critical path");
 }
 
 }  // namespace
@@ -67,14 +141,14 @@ StepReport make_step_report(const plan::Plan& plan, const ModelSimulation& simul
   return r;
 }
 
-std::string to_text(const StepReport& r) {
+std::string to_text(const StepReport& r, ReportDetail detail) {
   const plan::Plan& plan = *r.plan;
   const ModelSimulation& sim = *r.simulation;
   // The headline first: the simulated step, its throughput and the memory per rank.
   std::string out = "# dtplan simulate: " + plan.model + ": simulated step " +
                     core::format_fixed(r.timeline->step_time_us, 2) + " us\n";
   if (r.throughput) out += throughput_text(*r.throughput);
-  out += memory_text(plan.memory) + redistributions_text(r);
+  out += memory_text(plan.memory) + redistributions_text(r, detail);
   out += "# totals: " + std::to_string(plan.redistributions.size()) + " redistributions, " +
          std::to_string(sim.calls) + " collective calls, " + std::to_string(sim.collectives) +
          " group collectives, " + core::format_fixed(r.cost_us, 3) + " us\n";
@@ -86,7 +160,7 @@ std::string to_text(const StepReport& r) {
         " wrong elements, replicas bitwise equal: " + (sim.replicas_bitwise_equal ? "yes" : "no") +
         "\n";
   }
-  out += timeline_text(*r.timeline);
+  out += timeline_text(*r.timeline, detail);
   if (!r.trace_file.empty()) out += "# trace written to " + r.trace_file + "\n";
   if (!r.html_file.empty()) out += "# html written to " + r.html_file + "\n";
   out += redist::warning_lines(plan.mesh, plan.warnings);
@@ -100,7 +174,7 @@ const RankSummary& critical_summary(const Timeline& tl) {
   return tl.ranks.front();
 }
 
-std::string timeline_text(const Timeline& tl) {
+std::string timeline_text(const Timeline& tl, ReportDetail detail) {
   std::string text;
   core::TextTable summary({{"step_time", "us"},
                            {"compute", "us"},
@@ -139,22 +213,7 @@ std::string timeline_text(const Timeline& tl) {
     kinds.add_row({std::string(task_kind_name(kind)), std::to_string(nt.first), us(nt.second)});
   }
   text += kinds.render() + "\n";
-
-  core::TextTable comm({{"task", "", core::Align::kLeft},
-                        {"stream", "", core::Align::kLeft},
-                        {"rank", ""},
-                        {"start", "us"},
-                        {"end", "us"},
-                        {"after", "", core::Align::kLeft}},
-                       "communication on the critical path");
-  for (const PathEntry& p : tl.critical_path) {
-    const Task& task = tl.program.tasks[static_cast<std::size_t>(p.task)];
-    if (task.kind == TaskKind::kCompute) continue;
-    comm.add_row({task.name, tl.program.streams[static_cast<std::size_t>(task.stream)].name,
-                  std::to_string(p.rank), us(p.start_us), us(p.end_us),
-                  std::string(binding_name(p.binding))});
-  }
-  text += comm.render();
+  text += path_communication_text(tl, detail);
   return text;
 }
 

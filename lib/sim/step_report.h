@@ -7,9 +7,19 @@
 // critical path by task kind, the communication on the critical path), the files written and
 // the plan's warnings. The JSON (step_report_io.h) holds the same figures, always complete.
 //
+// A whole-model plan has thousands of redistributions and of communications on the critical
+// path, so by default the text lists the kReportTopRows costliest redistributions (by time, then
+// by index) and the kReportTopRows longest communications on the critical path (by duration,
+// then by start, then by task name, then by rank), each list in that order and followed by a
+// line that says how many rows it left out; ReportDetail::kFull (the default here, `--detail` in
+// the command) lists every row in plan and path order. A list that fits is printed whole either
+// way.
+//
 //   const StepReport r = make_step_report(plan, simulation, timeline, rate, /*data=*/false);
-//   std::string text = to_text(r);
+//   std::string text = to_text(r, ReportDetail::kTop);
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -38,15 +48,21 @@ StepReport make_step_report(const plan::Plan& plan, const ModelSimulation& simul
                             const Timeline& timeline, std::optional<Throughput> throughput,
                             bool data);
 
+// How much of the long lists the text shows (see above).
+enum class ReportDetail : std::uint8_t { kTop, kFull };
+
+// Rows of each long list the text shows with ReportDetail::kTop.
+inline constexpr std::size_t kReportTopRows = 10;
+
 // The text report described above, each line ending in '\n'.
-std::string to_text(const StepReport& report);
+std::string to_text(const StepReport& report, ReportDetail detail = ReportDetail::kFull);
 
 // The summary of the critical rank (the first rank's when none matches).
 // @pre !timeline.ranks.empty().
 const RankSummary& critical_summary(const Timeline& timeline);
 
 // The step timeline's tables of the text report, each line ending in '\n'.
-std::string timeline_text(const Timeline& timeline);
+std::string timeline_text(const Timeline& timeline, ReportDetail detail = ReportDetail::kFull);
 
 // "# throughput: ... tokens/s per GPU, MFU ...% (...)" and a line of its terms.
 std::string throughput_text(const Throughput& rate);
