@@ -16,8 +16,8 @@
 #include "core/units.h"
 #include "cost/collective_model.h"
 #include "hardware_arg.h"
-#include "nccl_format.h"
 #include "output.h"
+#include "report/nccl_format.h"
 
 namespace dtplan::cli {
 
@@ -122,13 +122,14 @@ void print_table(const Request& r, const std::vector<Row>& rows) {
                         title);
   for (const Row& row : rows) {
     table.add_row({std::to_string(row.size), std::to_string(row.count),
-                   std::string(core::dtype_name(r.dtype)), nccl_float(row.cost.time_us, 7),
-                   nccl_float(row.cost.algbw_gbyte_per_s, 6),
-                   nccl_float(row.cost.busbw_gbyte_per_s, 6),
+                   std::string(core::dtype_name(r.dtype)), report::nccl_float(row.cost.time_us, 7),
+                   report::nccl_float(row.cost.algbw_gbyte_per_s, 6),
+                   report::nccl_float(row.cost.busbw_gbyte_per_s, 6),
                    std::string(cost::algorithm_name(row.cost.algorithm)),
                    std::string(cost::protocol_name(row.cost.protocol)),
                    row.cost.channels > 0 ? std::to_string(row.cost.channels) : "-",
-                   nccl_float(row.cost.latency_us, 7), nccl_float(row.cost.bandwidth_us, 7)});
+                   report::nccl_float(row.cost.latency_us, 7),
+                   report::nccl_float(row.cost.bandwidth_us, 7)});
   }
   print_text(table.render());
 }

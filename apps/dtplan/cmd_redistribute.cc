@@ -25,12 +25,13 @@
 #include "hardware_arg.h"
 #include "layout/layout_text.h"
 #include "mesh_arg.h"
-#include "nccl_format.h"
 #include "output.h"
 #include "placement/placement_text.h"
 #include "plan_text.h"
 #include "redist/planner.h"
 #include "redist/redist_plan_io.h"
+#include "report/nccl_format.h"
+#include "sim/step_report_io.h"
 #include "sim/verify.h"
 #include "verify_arg.h"
 
@@ -191,8 +192,8 @@ void print_table(const redist::RedistPlan& plan, const sim::VerifyReport* verify
     if (tr.avg_scale > 1) src += "/" + std::to_string(tr.avg_scale);
     t.add_row({std::to_string(i), std::string(redist::step_kind_name(tr.kind)),
                mesh_dims_text(plan.mesh, tr.mesh_dims), tr.flattened() ? tr.flattened_mesh : "-",
-               std::to_string(s.group_size), std::to_string(s.bytes), nccl_float(s.cost_us, 8),
-               std::string(cost::algorithm_name(s.algorithm)),
+               std::to_string(s.group_size), std::to_string(s.bytes),
+               report::nccl_float(s.cost_us, 8), std::string(cost::algorithm_name(s.algorithm)),
                std::string(cost::protocol_name(s.protocol)), src, placement::to_string(tr.dst),
                redist::state_text(s.state)});
   }
@@ -226,7 +227,7 @@ int run(const Options& o) {
   }
   if (o.json) {
     Json doc = redist::plan_json(**plan);
-    if (verified) doc["verify"] = verify_json(*verified);
+    if (verified) doc["verify"] = sim::verify_json(*verified);
     print_json(doc);
   } else {
     print_table(**plan, verified ? &*verified : nullptr);

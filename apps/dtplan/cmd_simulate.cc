@@ -6,10 +6,10 @@
 // dtplan-plan) gives one row per redistribution and totals. With --data every redistribution is
 // also run on real data and verified (wrong elements, bitwise-equal replicas). Every plan is
 // checked field by field as it is read and its steps re-priced from the hardware profile it
-// names (plan_check.h, redist_plan_check.h): a figure the profile does not give is refused.
+// names (checked_profile, redist_plan_check.h): a figure the profile does not give is refused.
 //
 //   dtplan simulate --plan plan.json [--ranks N] [--data [--values float|int] [--seed N]]
-//                   [--trace FILE] [--html FILE] [--json]
+//                   [--trace FILE] [--html FILE] [--detail] [--json]
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -24,18 +24,19 @@
 #include "core/units.h"
 #include "elapsed_line.h"
 #include "hardware_arg.h"
-#include "nccl_format.h"
 #include "number_arg.h"
 #include "output.h"
-#include "plan/plan_check.h"
 #include "plan/plan_io.h"
 #include "plan_text.h"
 #include "progress_bar.h"
 #include "redist/redist_plan_check.h"
 #include "redist/redist_plan_io.h"
+#include "report/nccl_format.h"
 #include "sim/plan_simulation.h"
-#include "sim/throughput.h"
+#include "sim/step_report.h"
+#include "sim/step_report_io.h"
 #include "simulate_timeline.h"
+#include "simulated_step.h"
 #include "verify_arg.h"
 
 namespace dtplan::cli {
@@ -48,12 +49,13 @@ struct Options {
   bool data = false;
   VerifyArgs verify_args;
   TimelineFlags timeline;
+  bool detail = false;
   bool json = false;
   bool quiet = false;
 };
 
-core::Result<sim::SimulateOptions> simulate_options(const Options& o,
-                                                    const redist::MeshDescription& mesh) {
+// The options of the flags; the caller sets the hardware profile the plan names.
+core::Result<sim::SimulateOptions> simulate_options(const Options& o) {
   sim::SimulateOptions s;
   if (o.ranks < 0) {
     return core::Error::bad_input("--ranks: " + std::to_string(o.ranks) +
@@ -68,9 +70,6 @@ core::Result<sim::SimulateOptions> simulate_options(const Options& o,
   s.world_size = o.ranks;
   s.data = o.data;
   DTPLAN_TRY(s.verify, verify_options(o.verify_args));
-  auto profile = load_hardware_arg(mesh.hardware, "the plan's mesh.hardware");
-  if (!profile.ok()) return profile.error();
-  s.hardware = std::move(profile).value();
   return s;
 }
 
@@ -105,16 +104,6 @@ Json ran_as_json(const std::vector<sim::TraceEntry>& groups) {
   return out;
 }
 
-Json warnings_json(const std::vector<redist::Warning>& warnings) {
-  Json out = Json::array();
-  for (const redist::Warning& w : warnings) {
-    out.push_back({{"reason", std::string(redist::warning_reason_name(w.reason))},
-                   {"mesh_dims", w.mesh_dims},
-                   {"message", w.message}});
-  }
-  return out;
-}
-
 // ---- a redistribution plan ----
 
 int run_redistribution(const Options& o, const std::string& text) {
@@ -126,8 +115,11 @@ int run_redistribution(const Options& o, const std::string& text) {
                                          " is a redistribution plan, which has no step timeline (a "
                                          "whole-model plan from `dtplan plan --out` has)"));
   }
-  auto options = simulate_options(o, plan->mesh);
+  auto options = simulate_options(o);
   if (!options.ok()) return report("simulate", options.error());
+  auto profile = load_hardware_arg(plan->mesh.hardware, "the plan's mesh.hardware");
+  if (!profile.ok()) return report("simulate", profile.error());
+  options->hardware = std::move(profile).value();
   if (auto s = redist::check_plan_prices(*plan, *options->hardware); !s.ok()) {
     return report("simulate", s.error().with_context(o.plan));
   }
@@ -167,8 +159,10 @@ int run_redistribution(const Options& o, const std::string& text) {
                      {"collectives", collectives},
                      {"bytes", bytes},
                      {"cost_us", plan->total_cost_us}};
-    doc["warnings"] = warnings_json(plan->warnings);
-    if (sim->verify) doc["verify"] = verify_json(*sim->verify);
+    Json warnings = Json::array();
+    for (const redist::Warning& w : plan->warnings) warnings.push_back(redist::warning_json(w));
+    doc["warnings"] = std::move(warnings);
+    if (sim->verify) doc["verify"] = sim::verify_json(*sim->verify);
     if (!sim->skipped.empty()) doc["verify_skipped"] = sim->skipped;
     print_json(doc);
     return 0;
@@ -194,7 +188,7 @@ int run_redistribution(const Options& o, const std::string& text) {
                mesh_dims_text(plan->mesh, s.transform.mesh_dims),
                s.transform.flattened() ? s.transform.flattened_mesh : "-",
                std::to_string(s.group_size), std::to_string(sim->steps[i].size()),
-               std::to_string(s.bytes), nccl_float(s.cost_us, 8),
+               std::to_string(s.bytes), report::nccl_float(s.cost_us, 8),
                std::string(cost::algorithm_name(s.algorithm)),
                std::string(cost::protocol_name(s.protocol)), ran_as(sim->steps[i], false),
                ran_as(sim->steps[i], true)});
@@ -210,132 +204,28 @@ int run_redistribution(const Options& o, const std::string& text) {
   return 0;
 }
 
-// ---- a whole-model plan: its redistributions, then the step timeline (simulate_timeline.h) ----
-
-// What a whole-model simulation computed, for its JSON and text reports.
-struct ModelRun {
-  const plan::Plan& plan;
-  const sim::ModelSimulation& sim;
-  const sim::Timeline& timeline;
-  const std::optional<sim::Throughput>& rate;
-  double cost_us;  // the redistributions' summed cost, nothing overlapped
-};
-
-Json model_plan_json(const Options& o, const ModelRun& m) {
-  Json doc;
-  doc["kind"] = "model";
-  doc["model"] = m.plan.model;
-  doc["ranks"] = m.sim.redistributions.empty() ? Json() : Json(m.sim.redistributions[0].world_size);
-  Json rows = Json::array();
-  for (std::size_t i = 0; i < m.plan.redistributions.size(); ++i) {
-    const plan::PlanRedistribution& r = m.plan.redistributions[i];
-    const sim::RedistSimulation& s = m.sim.redistributions[i];
-    Json j;
-    j["index"] = i;
-    j["consumer"] = r.consumer;
-    j["slot"] = r.slot;
-    j["producer"] = r.producer;
-    j["src"] = placement::to_string(r.plan.src);
-    j["dst"] = placement::format_placement_list(r.plan.dst);
-    j["steps"] = r.plan.steps.size();
-    std::int64_t groups = 0;
-    for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
-    j["collectives"] = groups;
-    j["cost_us"] = r.plan.total_cost_us;
-    if (s.verify) j["verify"] = verify_json(*s.verify);
-    if (!s.skipped.empty()) j["verify_skipped"] = s.skipped;
-    rows.push_back(std::move(j));
-  }
-  doc["redistributions"] = std::move(rows);
-  Json totals = {{"redistributions", m.plan.redistributions.size()},
-                 {"calls", m.sim.calls},
-                 {"collectives", m.sim.collectives},
-                 {"cost_us", m.cost_us}};
-  if (o.data) {
-    totals["verified"] = m.sim.verified;
-    totals["distinct_verified"] = m.sim.distinct_verified;
-    totals["skipped"] = m.sim.skipped;
-    totals["wrong_elements"] = m.sim.wrong_elements;
-    totals["replicas_bitwise_equal"] = m.sim.replicas_bitwise_equal;
-  }
-  doc["totals"] = std::move(totals);
-  doc["timeline"] = timeline_json(m.timeline);
-  if (!o.timeline.trace.empty()) doc["timeline"]["trace"] = o.timeline.trace;
-  if (!o.timeline.html.empty()) doc["timeline"]["html"] = o.timeline.html;
-  if (m.rate) doc["throughput"] = throughput_json(*m.rate);
-  doc["memory"] = plan::memory_json(m.plan.memory);
-  doc["warnings"] = warnings_json(m.plan.warnings);
-  return doc;
-}
-
-std::string model_plan_text(const Options& o, const ModelRun& m) {
-  core::TextTable t({{"index", ""},
-                     {"consumer", ""},
-                     {"slot", ""},
-                     {"src", "", core::Align::kLeft},
-                     {"dst", "", core::Align::kLeft},
-                     {"steps", ""},
-                     {"collectives", ""},
-                     {"time", "us"},
-                     {"wrong", ""},
-                     {"replicas", "", core::Align::kLeft}},
-                    "dtplan simulate: " + m.plan.model + ", " +
-                        std::to_string(m.plan.redistributions.size()) + " redistributions");
-  for (std::size_t i = 0; i < m.plan.redistributions.size(); ++i) {
-    const plan::PlanRedistribution& r = m.plan.redistributions[i];
-    const sim::RedistSimulation& s = m.sim.redistributions[i];
-    std::int64_t groups = 0;
-    for (const auto& step : s.steps) groups += static_cast<std::int64_t>(step.size());
-    t.add_row({std::to_string(i), std::to_string(r.consumer), std::to_string(r.slot),
-               placement::to_string(r.plan.src), placement::format_placement_list(r.plan.dst),
-               std::to_string(r.plan.steps.size()), std::to_string(groups),
-               nccl_float(r.plan.total_cost_us, 8),
-               s.verify ? std::to_string(s.verify->wrong_elements) : "-",
-               s.verify ? (s.verify->replicas_bitwise_equal ? "equal" : "differ")
-                        : (s.skipped.empty() ? "-" : "skipped")});
-  }
-  // The headline first: the simulated step, its throughput and the memory per rank.
-  std::string out = "# dtplan simulate: " + m.plan.model + ": simulated step " +
-                    core::format_fixed(m.timeline.step_time_us, 2) + " us\n";
-  if (m.rate) out += throughput_text(*m.rate);
-  out += memory_text(m.plan.memory) + t.render();
-  out += "# totals: " + std::to_string(m.plan.redistributions.size()) + " redistributions, " +
-         std::to_string(m.sim.calls) + " collective calls, " + std::to_string(m.sim.collectives) +
-         " group collectives, " + core::format_fixed(m.cost_us, 3) + " us\n";
-  if (o.data) {
-    out += "# verify: " + std::to_string(m.sim.verified) + " verified (" +
-           std::to_string(m.sim.distinct_verified) + " distinct), " +
-           std::to_string(m.sim.skipped) + " skipped for size, " +
-           std::to_string(m.sim.wrong_elements) + " wrong elements, replicas bitwise equal: " +
-           (m.sim.replicas_bitwise_equal ? "yes" : "no") + "\n";
-  }
-  out += timeline_text(m.timeline);
-  if (!o.timeline.trace.empty()) out += "# trace written to " + o.timeline.trace + "\n";
-  if (!o.timeline.html.empty()) out += "# html written to " + o.timeline.html + "\n";
-  out += warning_lines(m.plan.mesh, m.plan.warnings);
-  return out;
-}
+// ---- a whole-model plan: its redistributions, then the step timeline (sim/step_report.h) ----
 
 int run_model_plan(const Options& o, const std::string& text) {
   auto plan = plan::read_plan_json(text, o.plan);
   if (!plan.ok()) return report("simulate", plan.error());
-  auto options = simulate_options(o, plan->mesh);
+  auto options = simulate_options(o);
   if (!options.ok()) return report("simulate", options.error());
-  if (auto s = plan::check_plan_prices(*plan, *options->hardware); !s.ok()) {
-    return report("simulate", s.error().with_context(o.plan));
-  }
+  auto profile = checked_profile(*plan);
+  if (!profile.ok()) return report("simulate", profile.error().with_context(o.plan));
+  options->hardware = std::move(profile).value();
   auto sim = sim::simulate_model_plan(*plan, *options);
   if (!sim.ok()) return report("simulate", sim.error());
   auto timeline = run_timeline(*plan, o.timeline);
   if (!timeline.ok()) return report("simulate", timeline.error());
-  double cost_us = 0;
-  for (const plan::PlanRedistribution& r : plan->redistributions) cost_us += r.plan.total_cost_us;
-  const std::optional<sim::Throughput> rate = step_throughput(*plan, *timeline, *options->hardware);
-  const ModelRun m{*plan, *sim, *timeline, rate, cost_us};
+  sim::StepReport r = sim::make_step_report(
+      *plan, *sim, *timeline, step_throughput(*plan, *timeline, *options->hardware), o.data);
+  r.trace_file = o.timeline.trace;
+  r.html_file = o.timeline.html;
   if (o.json) {
-    print_json(model_plan_json(o, m));
+    print_json(sim::to_json(r));
   } else {
-    print_text(model_plan_text(o, m));
+    print_text(sim::to_text(r, o.detail ? sim::ReportDetail::kFull : sim::ReportDetail::kTop));
   }
   return 0;
 }
@@ -365,6 +255,10 @@ Action setup_simulate(CLI::App& app) {
                "bitwise-equal replicas)");
   add_verify_flags(app, o->verify_args);
   add_timeline_flags(app, o->timeline);
+  app.add_flag("--detail", o->detail,
+               "Whole-model plan: list every redistribution and every communication on the "
+               "critical path (default: the 10 costliest and the 10 longest; --json always lists "
+               "all)");
   add_json_flag(app, o->json);
   add_quiet_flag(app, o->quiet);
   return [o] { return run(*o); };

@@ -11,7 +11,7 @@
 #include "plan/costliest.h"
 #include "plan/parameter_family.h"
 #include "plan_text.h"
-#include "simulate_timeline.h"
+#include "sim/step_report.h"
 #include "strategy/parallel_style.h"
 
 namespace dtplan::cli {
@@ -214,7 +214,7 @@ std::string totals_text(const plan::Plan& plan) {
                   std::to_string(s.count), bytes_text(s.bytes), fixed(s.time_us)});
   }
   text += plan.collectives.empty() ? "# (no collectives)\n" : coll.render();
-  text += memory_text(plan.memory);
+  text += sim::memory_text(plan.memory);
   // Warnings counted once per (reason, mesh dims, message), in first-seen order.
   std::vector<std::pair<std::string, std::int64_t>> warnings;
   for (const redist::Warning& w : plan.warnings) {

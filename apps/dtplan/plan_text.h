@@ -9,20 +9,18 @@
 #include <vector>
 
 #include "redist/redist_plan.h"
+#include "redist/warning_text.h"
 
 namespace dtplan::cli {
 
-// "dp,tp" (dim names) or "0,1" (a mesh without names).
-std::string mesh_dims_text(const redist::MeshDescription& mesh, std::span<const std::int32_t> dims);
+// mesh_dims_text ("dp,tp") and warning_lines ("# warning ..." lines) live in the library.
+using redist::mesh_dims_text;
+using redist::warning_lines;
 
 // Bytes in the largest binary unit they reach, two decimals: "1.50 GiB", "312.00 KiB", "96 B".
 std::string bytes_text(std::int64_t bytes);
 
 // "S(0),R": one placement per mesh dim, short forms, no shard order.
 std::string placements_text(std::span<const placement::Placement> placements);
-
-// One "# warning <reason> (mesh dims <dims>): <message>" line per warning.
-std::string warning_lines(const redist::MeshDescription& mesh,
-                          const std::vector<redist::Warning>& warnings);
 
 }  // namespace dtplan::cli

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the subcommands that verify plans on the fake process group with real data
-// (`redistribute --verify`, `simulate --data`): the value flags and the report's JSON and text.
+// (`redistribute --verify`, `simulate --data`): the value flags and the report's text (its JSON:
+// sim::verify_json in sim/step_report_io.h).
 //
 //   "verify": {"ranks": 40, "wrong_elements": 0, "replicas_bitwise_equal": false,
 //              "elements": 40960, "values": "float", "exact": false, "replica_sets": 8,
@@ -26,9 +27,6 @@ void add_verify_flags(CLI::App& app, VerifyArgs& args);
 
 // The library options from the flags (a bad --values is kBadInput naming the flag).
 core::Result<sim::VerifyOptions> verify_options(const VerifyArgs& args);
-
-// The "verify" object above.
-Json verify_json(const sim::VerifyReport& report);
 
 // "# verify: 40 ranks, 0 of 40960 elements wrong (...), replicas bitwise equal: no (...)\n".
 std::string verify_line(const sim::VerifyReport& report);

@@ -30,7 +30,7 @@ void divide_plain(std::span<T> values, std::int64_t n) {
 
 bool avg_premultiplies(core::DType dtype) {
   return dtype == DType::kF32 || dtype == DType::kF64 || dtype == DType::kBF16 ||
-         dtype == DType::kF16;
+         dtype == DType::kF16 || dtype == DType::kC64;
 }
 
 core::Result<sim::Tensor> premultiplied(const sim::Tensor& input, std::int64_t n) {
@@ -41,6 +41,11 @@ core::Result<sim::Tensor> premultiplied(const sim::Tensor& input, std::int64_t n
   switch (input.dtype()) {
     case DType::kF32:
       scale_plain(out.values<float>(), static_cast<float>(inverse));
+      break;
+    case DType::kC64:  // both parts of every element, as f32
+      scale_plain(std::span<float>(reinterpret_cast<float*>(out.data()),
+                                   static_cast<std::size_t>(2 * out.numel())),
+                  static_cast<float>(inverse));
       break;
     case DType::kF64:
       scale_plain(out.values<double>(), inverse);

@@ -1,7 +1,8 @@
 #pragma once
 // NCCL's average for backends whose library has no average (MPI): the reduce engine's documented
 // arithmetic (sim/reduce_engine.h), split into a local step before a plain sum and one after it.
-//   floating dtypes (f32, f64, bf16, f16): every member premultiplies its input by 1/n (ncclAvg
+//   floating dtypes (f32, f64, bf16, f16; c64 as pairs of f32): every member premultiplies its
+//   input by 1/n (ncclAvg
 //     is PreMulSum): the scale is 1/n computed in double, rounded to the compute type (f32 for
 //     the 16-bit types) and then to the dtype; each product is rounded to the dtype. The sum of
 //     the premultiplied inputs is the average.
@@ -19,7 +20,7 @@
 
 namespace dtplan::replay {
 
-// True when avg premultiplies (floating dtypes); false when it divides the sum (i32, i64).
+// True when avg premultiplies (floating dtypes, c64); false when it divides the sum (i32, i64).
 bool avg_premultiplies(core::DType dtype);
 
 // A copy of `input` with every element multiplied by 1/n as above.

@@ -59,10 +59,8 @@ core::Result<sim::Tensor> member_output(const sim::CollectiveCall& call, const s
   if (!tensors.has(rank)) return bad("rank " + std::to_string(rank) + " has no tensor");
   const sim::Tensor& in = tensors.at(rank);
   if (!in.has_data()) return bad("rank " + std::to_string(rank) + " has a shape-only tensor");
-  if (collective::facts(call.collective).reduces && !sim::reducible(in.dtype())) {
-    return core::Error::unsupported(context + ": dtype " +
-                                    std::string(core::dtype_name(in.dtype())) +
-                                    " cannot be reduced (f32, bf16, f16, f64, i32, i64 can)");
+  if (collective::facts(call.collective).reduces) {
+    DTPLAN_CHECK(sim::check_reducible(in.dtype(), call.op, context));
   }
   auto shape = sim::output_shape(call.collective, static_cast<std::int64_t>(group.size()),
                                  in.shape(), "rank " + std::to_string(rank));

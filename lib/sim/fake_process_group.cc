@@ -68,11 +68,12 @@ void run_all_to_all(const std::vector<Tensor*>& in, std::vector<Tensor>& out) {
 
 void run_reduce_scatter(const PreparedGroup& p, const GroupLayout& layout,
                         const std::vector<Tensor*>& in, std::vector<Tensor>& out) {
-  const std::int64_t block = out[0].numel();
-  const std::int64_t es = in[0]->element_bytes();
+  const RealView real = real_view(in[0]->dtype());  // complex: pairs of reals
+  const std::int64_t block = out[0].numel() * real.lanes;
+  const std::int64_t es = core::dtype_bytes(real.dtype);
   const auto segments = reduce_scatter_segments(p.entry.order, layout, block);
   const auto inputs = input_pointers(in);
-  run_reduction(in[0]->dtype(), *p.entry.op, segments, inputs,
+  run_reduction(real.dtype, *p.entry.op, segments, inputs,
                 [&](const ReductionSegment& seg, std::int64_t offset, const std::byte* data,
                     std::int64_t count) {
                   std::byte* dst = out[static_cast<std::size_t>(seg.owner)].data();
@@ -83,11 +84,12 @@ void run_reduce_scatter(const PreparedGroup& p, const GroupLayout& layout,
 // In place: every member's tensor becomes the reduction.
 void run_all_reduce(const PreparedGroup& p, const GroupLayout& layout,
                     const std::vector<Tensor*>& in) {
-  const std::int64_t es = in[0]->element_bytes();
-  const auto segments = all_reduce_segments(p.entry.order, layout, in[0]->numel());
+  const RealView real = real_view(in[0]->dtype());  // complex: pairs of reals
+  const std::int64_t es = core::dtype_bytes(real.dtype);
+  const auto segments = all_reduce_segments(p.entry.order, layout, in[0]->numel() * real.lanes);
   const auto inputs = input_pointers(in);
   run_reduction(
-      in[0]->dtype(), *p.entry.op, segments, inputs,
+      real.dtype, *p.entry.op, segments, inputs,
       [&](const ReductionSegment&, std::int64_t offset, const std::byte* data, std::int64_t count) {
         for (Tensor* t : in) copy_bytes(t->data() + offset * es, data, count * es);
       });
@@ -122,13 +124,9 @@ core::Result<PreparedGroup> prepare_group(const FakeProcessGroup& pg, const Coll
       return bad("rank " + std::to_string(rank) + " has a shape-only tensor in data mode");
     }
   }
-  // Shape-only (cost) mode reduces nothing, so any dtype prices (a context-parallel plan
-  // reduce-scatters a complex RoPE gradient); data mode needs a reduction kernel.
-  if (reduces && data && !reducible(first.dtype())) {
-    return core::Error::unsupported(describe(call) + ": dtype " +
-                                    std::string(core::dtype_name(first.dtype())) +
-                                    " cannot be reduced (f32, bf16, f16, f64, i32, i64 can)");
-  }
+  // Shape-only (cost) mode reduces nothing, so any dtype prices; data mode needs a reduction
+  // kernel (a context-parallel plan reduce-scatters a complex RoPE gradient: pairs of f32).
+  if (reduces && data) DTPLAN_CHECK(check_reducible(first.dtype(), call.op, describe(call)));
   PreparedGroup p;
   p.group = &group;
   auto out_shape =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <string>
 #include <vector>
 
 #include "sim/reduce_kernels.h"
@@ -186,15 +187,41 @@ bool reducible(core::DType dtype) {
     case core::DType::kF64:
     case core::DType::kI32:
     case core::DType::kI64:
+    case core::DType::kC64:
       return true;
     default:
       return false;
   }
 }
 
+bool reducible_by(core::DType dtype, ReduceOp op) {
+  if (!reducible(dtype)) return false;
+  return real_view(dtype).lanes == 1 || op == ReduceOp::kSum || op == ReduceOp::kAvg;
+}
+
+core::Status check_reducible(core::DType dtype, ReduceOp op, std::string_view context) {
+  if (!reducible(dtype)) {
+    return core::Error::unsupported(std::string(context) + ": dtype " +
+                                    std::string(core::dtype_name(dtype)) +
+                                    " cannot be reduced (f32, bf16, f16, f64, i32, i64, c64 can)");
+  }
+  if (!reducible_by(dtype, op)) {
+    return core::Error::unsupported(
+        std::string(context) + ": dtype " + std::string(core::dtype_name(dtype)) +
+        " cannot be reduced by " + std::string(placement::reduce_op_name(op)) +
+        " (complex dtypes reduce by sum and avg only)");
+  }
+  return {};
+}
+
+RealView real_view(core::DType dtype) {
+  if (dtype == core::DType::kC64) return {core::DType::kF32, 2};
+  return {dtype, 1};
+}
+
 void run_reduction(core::DType dtype, ReduceOp op, std::span<const ReductionSegment> segments,
                    std::span<const std::byte* const> inputs, const BlockSink& sink, ReduceIsa isa) {
-  assert(reducible(dtype) && !inputs.empty());
+  assert(reducible(dtype) && real_view(dtype).lanes == 1 && !inputs.empty());
   switch (dtype) {
     case core::DType::kF32:
       return run_typed<Plain<float>>(op, segments, inputs, sink, isa);

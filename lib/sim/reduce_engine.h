@@ -14,13 +14,17 @@
 //     dtype), the product also rounded to the dtype, then sum (NCCL's ncclAvg is PreMulSum for
 //     floats); integer types sum and divide the result by n, truncating toward zero (NCCL's
 //     SumPostDiv).
+//   c64: a pair of f32 (real, imaginary), reduced as two f32 elements (PyTorch reduces a complex
+//     tensor through view_as_real): sum and avg only; max and min are refused (reducible_by).
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string_view>
 
 #include "core/dtype.h"
+#include "core/result.h"
 #include "placement/placement.h"
 #include "sim/reduction_program.h"
 
@@ -31,8 +35,24 @@ using ReduceOp = placement::ReduceOp;
 // Block size of the engine's loops in bytes.
 inline constexpr std::int64_t kReduceBlockBytes = 8192;
 
-// True for the dtypes reductions support: f32, bf16, f16, f64, i32, i64.
+// True for the dtypes reductions support: f32, bf16, f16, f64, i32, i64, c64 (sum and avg).
 bool reducible(core::DType dtype);
+
+// True when `op` reduces `dtype`: reducible(dtype), and for complex dtypes only sum and avg.
+bool reducible_by(core::DType dtype, ReduceOp op);
+
+// Why `op` cannot reduce `dtype` (kUnsupported, message prefixed with `context`), or ok.
+//   "all_reduce(max) ...: dtype c64 cannot be reduced by max (complex dtypes: sum and avg)"
+core::Status check_reducible(core::DType dtype, ReduceOp op, std::string_view context);
+
+// The real dtype a reduction of `dtype` runs in and how many of its elements make one element
+// of `dtype`: c64 -> {f32, 2}; every other dtype -> {itself, 1}. Reductions of a complex tensor
+// run on its real view: counts and offsets in the real elements.
+struct RealView {
+  core::DType dtype = core::DType::kF32;
+  std::int64_t lanes = 1;
+};
+RealView real_view(core::DType dtype);
 
 // Which loops run: the fastest the CPU has (on x86-64 with AVX2 and F16C, loops compiled for
 // them) or the baseline ones. Both produce identical bits; the tests compare them.
@@ -47,7 +67,8 @@ using BlockSink = std::function<void(const ReductionSegment& segment, std::int64
 // all segments) and hands the results to `sink` block by block, in segment order. The sink may
 // write the block's positions of the inputs (in-place all_reduce): each block is read completely
 // before its sink call, and later blocks read other positions.
-// @pre reducible(dtype); inputs.size() >= 1; every program indexes inputs and registers in range.
+// @pre reducible(dtype) and dtype is real (real_view(dtype).lanes == 1); inputs.size() >= 1; every
+// program indexes inputs and registers in range.
 void run_reduction(core::DType dtype, ReduceOp op, std::span<const ReductionSegment> segments,
                    std::span<const std::byte* const> inputs, const BlockSink& sink,
                    ReduceIsa isa = ReduceIsa::kBest);

@@ -127,6 +127,7 @@ const std::vector<Row> kFlags = {
     {"simulate", "--trace-ranks", Kind::kInteger},
     {"simulate", "--prefetch", Kind::kInteger},
     {"simulate", "--no-contention", Kind::kSwitch},
+    {"simulate", "--detail", Kind::kSwitch},
     {"simulate", "--json", Kind::kSwitch},
     {"simulate", "--quiet", Kind::kSwitch},
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "support/cli.h"
+#include "support/temp_dir.h"
 
 namespace dtplan::testing {
 namespace {
@@ -100,6 +101,22 @@ TEST_CASE("cli replay: table output and a whole-model plan") {
         std::string::npos);
   CHECK(r.out.find(", 0 wrong, 0 differ from the fake process group; replicas bitwise equal: "
                    "yes") != std::string::npos);
+}
+
+TEST_CASE("cli replay: a context-parallel plan reduces RoPE's complex gradient as pairs of reals") {
+  // dp_shard=2, cp=2: dK is reduce-scattered over cp inside RoPE's backward, as c64.
+  TempDir dir("replay_cp");
+  const std::string plan = dir.at("cp.json");
+  cli_output(
+      "plan --model configs/models/llama3-tiny.json --layers 1 --mesh "
+      "configs/meshes/dp_shard-cp-2x2.json --parallelize torchtitan --out " +
+      plan);
+  REQUIRE(file_text(plan).find("\"c64\"") != std::string::npos);
+  CliResult r = run_cli("replay --plan " + plan + " --backend fake --iters 1 --warmup 0");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("reduce_scatter(sum) ") != std::string::npos);
+  CHECK(r.out.find(" redistributions run end to end on 4 ranks (") != std::string::npos);
+  CHECK(r.out.find(", 0 wrong, 0 differ from the fake process group") != std::string::npos);
 }
 
 TEST_CASE("cli replay: the NCCL backend without a GPU or without the build exits 4") {

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -97,6 +98,63 @@ TEST_CASE("simulate: throughput and MFU of a model plan, as torchtitan counts th
   CHECK(t["mfu"].get<double>() ==
         doctest::Approx(t["model_flops_per_token"].get<double>() *
                         t["tokens_per_s_per_gpu"].get<double>() / 989.4e12));
+}
+
+// The rows of the text table titled `title` (lines up to the next comment line that follows them).
+std::size_t table_rows(const std::string& text, const std::string& title) {
+  std::size_t at = text.find(title);
+  REQUIRE(at != std::string::npos);
+  std::size_t rows = 0;
+  bool seen_row = false;
+  for (at = text.find('\n', at) + 1; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    const bool comment = text[at] == '#';
+    if (comment && seen_row) break;
+    if (!comment && end > at) {
+      ++rows;
+      seen_row = true;
+    }
+    at = end + 1;
+  }
+  return rows;
+}
+
+TEST_CASE("simulate --detail: the long lists are short by default, complete with --detail") {
+  const std::string out =
+      "/tmp/dtplan_simulate_test_detail_" + std::to_string(::getpid()) + ".json";
+  cli_output("plan --model " + source_path("configs/models/llama3-tiny.json") + " --mesh " +
+             source_path("configs/meshes/2x4.json") + " --out " + out);
+  const std::string json = cli_output("simulate --plan " + out + " --json");
+  const Json j = Json::parse(json);
+  const std::string brief = cli_output("simulate --plan " + out);
+  const std::string detail = cli_output("simulate --plan " + out + " --detail");
+  CHECK(cli_output("simulate --plan " + out + " --json --detail") == json);  // always complete
+  std::remove(out.c_str());
+  const std::size_t n = j["redistributions"].size();
+  std::size_t comm = 0;
+  for (const Json& p : j["timeline"]["critical_path"]) comm += p["kind"] != "compute" ? 1 : 0;
+  REQUIRE(n > 10);
+  REQUIRE(comm > 10);
+  const std::string title =
+      "# dtplan simulate: llama3-tiny, " + std::to_string(n) + " redistributions";
+  // Default: the 10 costliest redistributions and the 10 longest communications, then a line
+  // each that says how many more there are.
+  CHECK(table_rows(brief, title + " (the 10 costliest)\n") == 10);
+  CHECK(brief.find("# " + std::to_string(n - 10) +
+                   " more redistributions (--detail shows them all)\n# totals: ") !=
+        std::string::npos);
+  const std::string comm_title = "# communication on the critical path";
+  CHECK(table_rows(brief, comm_title + " (the 10 longest of " + std::to_string(comm) + ")\n") ==
+        10);
+  CHECK(brief.find("# " + std::to_string(comm - 10) +
+                   " more communication tasks on the critical path (--detail shows them all)\n") !=
+        std::string::npos);
+  // --detail: every row, no "more" line; the text is longer by exactly the rows left out.
+  CHECK(table_rows(detail, title + "\n") == n);
+  CHECK(table_rows(detail, comm_title + "\n") == comm);
+  CHECK(detail.find("--detail shows them all") == std::string::npos);
+  auto lines = [](const std::string& t) { return std::count(t.begin(), t.end(), '\n'); };
+  CHECK(lines(detail) - lines(brief) == static_cast<std::ptrdiff_t>((n - 10) + (comm - 10)) - 2);
 }
 
 TEST_CASE("simulate --html: the step page accounts for every task of the timeline") {

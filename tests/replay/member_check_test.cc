@@ -118,7 +118,7 @@ TEST_CASE("member check: a member's local checks and output") {
        "all_reduce(sum) on [[0,1,2]]: group [0,1,2]: rank 1 has a shape-only tensor"},
       {Collective::kReduceScatter, 2, 4, ErrorKind::kUnsupported,
        "reduce_scatter(sum) on [[0,1,2]]: group [0,1,2]: dtype u8 cannot be reduced (f32, bf16, "
-       "f16, f64, i32, i64 can)"},
+       "f16, f64, i32, i64, c64 can)"},
       {Collective::kAllGather, 3, 4, ErrorKind::kBadInput,
        "all_gather on [[0,1,2]]: group [0,1,2]: rank 3: all_gather needs a tensor with a dim 0, "
        "got a 0-d tensor"},

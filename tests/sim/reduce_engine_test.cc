@@ -134,6 +134,19 @@ TEST_CASE("reduce engine: avg is premultiplied for floats and divided for intege
   CHECK(reducible(DType::kBF16));
   CHECK_FALSE(reducible(DType::kBool));
   CHECK_FALSE(reducible(DType::kF8E4M3));
+  // Complex: pairs of f32, by sum and avg only.
+  CHECK(reducible(DType::kC64));
+  CHECK(reducible_by(DType::kC64, ReduceOp::kAvg));
+  CHECK_FALSE(reducible_by(DType::kC64, ReduceOp::kMax));
+  CHECK(reducible_by(DType::kF32, ReduceOp::kMin));
+  CHECK_FALSE(reducible_by(DType::kBool, ReduceOp::kSum));
+  CHECK(real_view(DType::kC64).dtype == DType::kF32);
+  CHECK(real_view(DType::kC64).lanes == 2);
+  CHECK(real_view(DType::kBF16).lanes == 1);
+  CHECK(check_reducible(DType::kC64, ReduceOp::kMin, "x").error().message ==
+        "x: dtype c64 cannot be reduced by min (complex dtypes reduce by sum and avg only)");
+  CHECK(check_reducible(DType::kU8, ReduceOp::kSum, "x").error().message ==
+        "x: dtype u8 cannot be reduced (f32, bf16, f16, f64, i32, i64, c64 can)");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "replay/avg_scaling.h"
 #include "replay/member_check.h"
+#include "sim/reduce_engine.h"
 
 namespace dtplan::replay {
 
@@ -50,7 +51,11 @@ core::Result<Launch> prepare(const CollectiveCall& call, const Group& group, std
   DTPLAN_TRY(sim::Tensor output, member_output(call, group, rank, world, tensors));
   const sim::Tensor& in = tensors.at(rank);
   const auto n = static_cast<std::int64_t>(group.size());
-  const std::int64_t count = mpi_count(call.collective, in.numel(), output.numel(), n);
+  // Reductions count real elements (a complex element is two, sim::real_view).
+  const bool reduces = collective::facts(call.collective).reduces;
+  const std::int64_t lanes = reduces ? sim::real_view(in.dtype()).lanes : 1;
+  const std::int64_t count =
+      mpi_count(call.collective, in.numel() * lanes, output.numel() * lanes, n);
   if (count > INT_MAX) {
     return core::Error::unsupported(member_context(call, group) + ": " + std::to_string(count) +
                                     " elements per MPI call exceed MPI's int count (2^31-1)");
@@ -59,7 +64,7 @@ core::Result<Launch> prepare(const CollectiveCall& call, const Group& group, std
   launch.input = &in;
   launch.output = std::move(output);
   launch.count = static_cast<int>(count);
-  if (!collective::facts(call.collective).reduces) {
+  if (!reduces) {
     launch.datatype = movement_datatype(in.dtype());
     return launch;
   }

@@ -98,6 +98,7 @@ MPI_Op MpiHalfOps::op(core::DType dtype, placement::ReduceOp op) const {
 MpiReduction mpi_reduction(core::DType dtype, placement::ReduceOp op, const MpiHalfOps& half_ops) {
   switch (dtype) {
     case DType::kF32:
+    case DType::kC64:  // pairs of f32 (sum and avg only: sim::reducible_by)
       return {MPI_FLOAT, native_op(op)};
     case DType::kF64:
       return {MPI_DOUBLE, native_op(op)};

@@ -2,10 +2,10 @@
 // How tensors travel through MPI: the datatype of each dtype and the reduction op of each
 // (dtype, op). Bytes that are only moved go as unsigned integers of the element's width, so every
 // dtype moves bit for bit. Reductions use MPI's own types and ops for f32, f64, i32 and i64
-// (MPI_SUM, MPI_MAX, MPI_MIN); bf16 and f16, which MPI lacks, use user-defined commutative ops
-// on 16-bit words that run the reduce engine's arithmetic (sim/reduce_engine.h: widen to f32,
-// operate, round to nearest even; max/min ignore NaN). Average is a sum here: the caller scales
-// (avg_scaling.h).
+// (MPI_SUM, MPI_MAX, MPI_MIN), c64 as pairs of f32 (sum only); bf16 and f16, which MPI lacks, use
+// user-defined commutative ops on 16-bit words that run the reduce engine's arithmetic
+// (sim/reduce_engine.h: widen to f32, operate, round to nearest even; max/min ignore NaN). Average
+// is a sum here: the caller scales (avg_scaling.h).
 //
 // Differences from NCCL's arithmetic: MPI's native max/min on floats follow MPI's comparison
 // (a NaN operand may win, where NCCL ignores it); the order of a sum is MPI's.
@@ -47,7 +47,8 @@ struct MpiReduction {
   MPI_Op op = MPI_OP_NULL;
 };
 
-// The datatype and op that reduce `dtype` with `op` (avg: the sum). @pre sim::reducible(dtype).
+// The datatype and op that reduce `dtype` with `op` (avg: the sum); c64 reduces as pairs of
+// MPI_FLOAT (the count is in reals, sim::real_view). @pre sim::reducible_by(dtype, op).
 MpiReduction mpi_reduction(core::DType dtype, placement::ReduceOp op, const MpiHalfOps& half_ops);
 
 }  // namespace dtplan::replay

@@ -7,6 +7,7 @@
 #include "replay/member_check.h"
 #include "replay/nccl/cuda_status.h"
 #include "replay/nccl/nccl_process_group.h"
+#include "sim/reduce_engine.h"
 
 namespace dtplan::replay {
 
@@ -28,6 +29,7 @@ struct Job {
 ncclDataType_t reduce_datatype(core::DType dtype) {
   switch (dtype) {
     case core::DType::kF32:
+    case core::DType::kC64:  // pairs of f32 (sum and avg only: sim::reducible_by)
       return ncclFloat32;
     case core::DType::kF64:
       return ncclFloat64;
@@ -62,11 +64,14 @@ void set_arguments(const CollectiveCall& call, Job& job) {
   const bool reduces = collective::facts(call.collective).reduces;
   const auto width = static_cast<std::size_t>(job.input->element_bytes());
   job.datatype = reduces ? reduce_datatype(job.input->dtype()) : ncclUint8;
-  const std::size_t unit = reduces ? 1 : width;  // bytes per counted element
+  // Elements of `datatype` per tensor element: bytes when moving, reals when reducing (a
+  // complex element is two, sim::real_view).
+  const auto unit =
+      reduces ? static_cast<std::size_t>(sim::real_view(job.input->dtype()).lanes) : width;
   const auto in_elements = static_cast<std::size_t>(job.input->numel()) * unit;
   switch (call.collective) {
     case Collective::kReduceScatter:
-      job.count = static_cast<std::size_t>(job.output.numel());
+      job.count = static_cast<std::size_t>(job.output.numel()) * unit;
       break;
     case Collective::kAllToAll:
       job.count = in_elements / n;

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -359,6 +360,42 @@ void check_errors(Checker& ck, MpiProcessGroup& pg) {
   }
 }
 
+// Complex tensors reduce as pairs of f32: sum and avg equal the fake process group's bit for bit
+// (integer parts, and avg's 1/n is a power of two here); max is refused on every member.
+void check_complex(Checker& ck, MpiProcessGroup& pg) {
+  const std::int64_t world = pg.world_size();
+  sim::Group all;
+  for (std::int64_t r = 0; r < world; ++r) all.push_back(r);
+  auto values = [&](std::int64_t rank) {
+    std::vector<std::complex<float>> v;
+    for (std::int64_t i = 0; i < 2 * world; ++i) {
+      v.emplace_back(static_cast<float>(rank + i), static_cast<float>(rank - 2 * i));
+    }
+    return Tensor::from_values<std::complex<float>>(DType::kC64, {2 * world},
+                                                    std::span<const std::complex<float>>(v))
+        .value();
+  };
+  auto fake = sim::FakeProcessGroup::create({.world_size = world}).value();
+  for (Collective c : {Collective::kReduceScatter, Collective::kAllReduce}) {
+    for (sim::ReduceOp op : {sim::ReduceOp::kSum, sim::ReduceOp::kAvg}) {
+      const sim::CollectiveCall call{c, {all}, op, 0};
+      sim::RankTensors want(world);
+      for (std::int64_t r = 0; r < world; ++r) want.set(r, values(r));
+      ck.expect(fake.run(call, want).ok(), "fake: c64 " + sim::describe(call));
+      sim::RankTensors mine(world);
+      mine.set(ck.rank, values(ck.rank));
+      const core::Status s = pg.run(call, mine);
+      ck.expect(s.ok() && mine.at(ck.rank) == want.at(ck.rank),
+                "c64 " + sim::describe(call) + ": " + (s.ok() ? "differs" : s.error().message));
+    }
+  }
+  sim::RankTensors t(world);
+  t.set(ck.rank, values(ck.rank));
+  const core::Status s = pg.all_reduce({all}, sim::ReduceOp::kMax, t);
+  ck.expect(!s.ok() && s.error().kind == core::ErrorKind::kUnsupported,
+            "c64 all_reduce(max): " + (s.ok() ? std::string("ok") : s.error().message));
+}
+
 void check_timing(Checker& ck, MpiProcessGroup& pg) {
   const std::int64_t world = pg.world_size();
   sim::Group all;
@@ -398,6 +435,7 @@ int run() {
   ck.rank = pg.value()->rank();
   check_collectives(ck, *pg.value());
   check_errors(ck, *pg.value());
+  check_complex(ck, *pg.value());
   check_timing(ck, *pg.value());
   auto totals = pg.value()->reduce_over_world(
       {static_cast<double>(ck.checks), static_cast<double>(ck.failures)}, sim::ReduceOp::kSum);

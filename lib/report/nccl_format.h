@@ -4,9 +4,9 @@
 
 #include <string>
 
-namespace dtplan::cli {
+namespace dtplan::report {
 
 // Example: nccl_float(25.2295, 7) == "25.23"; nccl_float(123456.7, 7) == "123457".
 std::string nccl_float(double value, int width);
 
-}  // namespace dtplan::cli
+}  // namespace dtplan::report

@@ -1,9 +1,9 @@
-#include "nccl_format.h"
+#include "report/nccl_format.h"
 
 #include <cmath>
 #include <cstdio>
 
-namespace dtplan::cli {
+namespace dtplan::report {
 
 std::string nccl_float(double value, int width) {
   if (!std::isfinite(value)) return value > 0 ? "inf" : "nan";
@@ -22,4 +22,4 @@ std::string nccl_float(double value, int width) {
   return buf;
 }
 
-}  // namespace dtplan::cli
+}  // namespace dtplan::report
