@@ -393,9 +393,11 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
   DTPLAN_CHECK(b.add_pins());
   b.add_repeats();
   if (options.labels == LabelScope::kPinned) b.restrict_labels();
+  // The memory row reads only the nodes' allowed labels, which edges and ties leave as they are:
+  // a limit below the minimum fails here, before any edge is priced.
+  DTPLAN_CHECK(b.add_memory());
   DTPLAN_CHECK(b.add_edges());
   b.add_ties();
-  DTPLAN_CHECK(b.add_memory());
   return std::move(b.sp);
 }
 
