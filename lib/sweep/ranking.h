@@ -4,9 +4,10 @@
 // count. Exact comparisons, no epsilons (evaluations are deterministic, so equal means equal).
 //
 // Rule, applied in order until two rows differ:
-//   1. class: usable (planned, fits the memory limit) < over the memory limit < infeasible;
-//   2. step_time_us ascending (infeasible rows: skipped, they have no step);
-//   3. memory_bytes_per_rank ascending (infeasible rows: skipped);
+//   1. class: usable (planned, fits the memory limit) < over the memory limit < infeasible <
+//      failed (an error evaluating it, SweepRow::error);
+//   2. step_time_us ascending (infeasible and failed rows: skipped, they have no step);
+//   3. memory_bytes_per_rank ascending (infeasible and failed rows: skipped);
 //   4. shape, lexicographic on the dim sizes as integers ((2,2,16) < (2,32) < (4,16) < (64)).
 // Candidates are distinct shapes, so the rule is a strict total order on a sweep's rows.
 //
