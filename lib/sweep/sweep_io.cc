@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_io.h"
+
 namespace dtplan::sweep {
 
 namespace {
@@ -28,7 +30,33 @@ Json row_json(const SweepRow& row, std::size_t rank) {
   out["optimal"] = e.optimal;
   out["tp_within_node"] = row.tp_within_node;
   out["note"] = e.note;
+  if (!row.error.empty()) out["error"] = row.error;
   return out;
+}
+
+core::Result<PointOutcome> outcome_from_json(const Json& doc, const core::JsonReader& r) {
+  PointOutcome o;
+  MeshEvaluation& e = o.evaluation;
+  const auto number = [&](const char* key, double& to) -> core::Status {
+    DTPLAN_TRY(const Json* j, r.get(doc, key, ""));
+    DTPLAN_TRY(to, r.number(*j, key));
+    return {};
+  };
+  DTPLAN_CHECK(number("step_time_us", e.step_time_us));
+  DTPLAN_CHECK(number("compute_us", e.compute_us));
+  DTPLAN_CHECK(number("communication_us", e.communication_us));
+  DTPLAN_CHECK(number("exposed_us", e.exposed_us));
+  DTPLAN_TRY(const Json* memory, r.get(doc, "memory_bytes_per_rank", ""));
+  DTPLAN_TRY(e.memory_bytes_per_rank, r.integer(*memory, "memory_bytes_per_rank"));
+  DTPLAN_TRY(const Json* feasible, r.get(doc, "feasible", ""));
+  DTPLAN_TRY(e.feasible, r.boolean(*feasible, "feasible"));
+  DTPLAN_TRY(const Json* optimal, r.get(doc, "optimal", ""));
+  DTPLAN_TRY(e.optimal, r.boolean(*optimal, "optimal"));
+  DTPLAN_TRY(const Json* note, r.get(doc, "note", ""));
+  DTPLAN_TRY(e.note, r.string(*note, "note"));
+  DTPLAN_TRY(const Json* error, r.get(doc, "error", ""));
+  DTPLAN_TRY(o.error, r.string(*error, "error"));
+  return o;
 }
 
 }  // namespace
@@ -50,6 +78,35 @@ nlohmann::ordered_json sweep_json(const SweepResult& result) {
     rows.push_back(row_json(result.rows[i], i + 1));
   doc["results"] = std::move(rows);
   return doc;
+}
+
+std::string point_outcome_to_string(const PointOutcome& outcome) {
+  const MeshEvaluation& e = outcome.evaluation;
+  Json doc;
+  doc["step_time_us"] = e.step_time_us;
+  doc["compute_us"] = e.compute_us;
+  doc["communication_us"] = e.communication_us;
+  doc["exposed_us"] = e.exposed_us;
+  doc["memory_bytes_per_rank"] = e.memory_bytes_per_rank;
+  doc["feasible"] = e.feasible;
+  doc["optimal"] = e.optimal;
+  doc["note"] = e.note;
+  doc["error"] = outcome.error;
+  // Doubles print as the shortest text that reads back to the same bits; strings keep every
+  // byte (invalid UTF-8 replaced, which evaluator messages never have).
+  return doc.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+core::Result<PointOutcome> point_outcome_from_string(std::string_view text,
+                                                     std::string_view source) {
+  // nlohmann's own parser, not core::parse_json: messages may hold control characters, which
+  // the text escapes and this reads back exactly.
+  Json doc = Json::parse(text, nullptr, false);
+  const core::JsonReader r(source);
+  if (doc.is_discarded()) {
+    return core::Error::bad_input(std::string(source) + ": not a point outcome (invalid JSON)");
+  }
+  return outcome_from_json(doc, r);
 }
 
 }  // namespace dtplan::sweep
