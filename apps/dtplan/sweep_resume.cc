@@ -67,7 +67,7 @@ core::Result<SweepResume> open_sweep_resume(const std::string& dir, const CLI::A
   SweepResume r;
   if (dir.empty()) return r;
   DTPLAN_TRY(sweep::ResumeStore store,
-             sweep::ResumeStore::open(dir, sweep_fingerprint(app, setup)));
+             sweep::ResumeStore::prepare(dir, sweep_fingerprint(app, setup)));
   r.recorded.resize(candidates.size());
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     std::string key = sweep::plan_file_name(candidates[i]);

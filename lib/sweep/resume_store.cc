@@ -42,8 +42,9 @@ std::string first_difference(const Fingerprint& recorded, const Fingerprint& wan
   return "";
 }
 
-core::Result<ResumeStore> ResumeStore::open(const std::string& dir, const Fingerprint& fingerprint,
-                                            const std::string& flag) {
+core::Result<ResumeStore> ResumeStore::prepare(const std::string& dir,
+                                               const Fingerprint& fingerprint,
+                                               const std::string& flag) {
   const std::string what = flag + " " + dir;
   DTPLAN_CHECK(make_dir(fs::path(dir) / "points", what));
   const std::string path = (fs::path(dir) / "fingerprint.json").string();

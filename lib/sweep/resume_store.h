@@ -8,7 +8,7 @@
 //                          all (a temporary file renamed over it), named by a key the caller
 //                          gives each point (unique within a sweep)
 //
-//   auto store = ResumeStore::open("out/resume", {{"model", "llama3-8b"}, {"world", "64"}});
+//   auto store = ResumeStore::prepare("out/resume", {{"model", "llama3-8b"}, {"world", "64"}});
 //   store->record("8x8_dp-tp", outcome);
 //   store->load("8x8_dp-tp").value() == outcome
 //
@@ -42,8 +42,8 @@ class ResumeStore {
   // fingerprint file when there is none. `flag` names the option in errors ("--resume").
   // Errors (kBadInput): "--resume DIR: recorded for a different sweep (FIELD)", a directory that
   // cannot be created, a fingerprint file that does not read back.
-  static core::Result<ResumeStore> open(const std::string& dir, const Fingerprint& fingerprint,
-                                        const std::string& flag = "--resume");
+  static core::Result<ResumeStore> prepare(const std::string& dir, const Fingerprint& fingerprint,
+                                           const std::string& flag = "--resume");
 
   // The recorded outcome of point `key`; nullopt when none is recorded. Errors: kBadInput naming
   // the file when it is there but does not read back.

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_io.h"
+#include "core/strings.h"
 
 namespace dtplan::sweep {
 
@@ -90,23 +91,18 @@ std::string point_outcome_to_string(const PointOutcome& outcome) {
   doc["memory_bytes_per_rank"] = e.memory_bytes_per_rank;
   doc["feasible"] = e.feasible;
   doc["optimal"] = e.optimal;
-  doc["note"] = e.note;
-  doc["error"] = outcome.error;
-  // Doubles print as the shortest text that reads back to the same bits; strings keep every
-  // byte (invalid UTF-8 replaced, which evaluator messages never have).
+  // Control characters, which core::parse_json refuses, written as "<U+XXXX>" as every report
+  // prints them; every other byte is kept.
+  doc["note"] = core::escape_controls(e.note);
+  doc["error"] = core::escape_controls(outcome.error);
+  // Doubles print as the shortest text that reads back to the same bits.
   return doc.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 core::Result<PointOutcome> point_outcome_from_string(std::string_view text,
                                                      std::string_view source) {
-  // nlohmann's own parser, not core::parse_json: messages may hold control characters, which
-  // the text escapes and this reads back exactly.
-  Json doc = Json::parse(text, nullptr, false);
-  const core::JsonReader r(source);
-  if (doc.is_discarded()) {
-    return core::Error::bad_input(std::string(source) + ": not a point outcome (invalid JSON)");
-  }
-  return outcome_from_json(doc, r);
+  DTPLAN_TRY(const Json doc, core::parse_json(text, source));
+  return outcome_from_json(doc, core::JsonReader(source));
 }
 
 }  // namespace dtplan::sweep

@@ -13,7 +13,9 @@
 // A failed row (SweepRow::error) has feasible false and one more field last, "error": its message.
 //
 // And the exact text form of a point's outcome (point_runner.h), which processes send each
-// other and --resume records: one JSON object whose doubles round-trip bit for bit.
+// other and --resume records: one JSON object whose doubles round-trip bit for bit, like every
+// other field (but for control characters in a note or error, which come back as "<U+XXXX>",
+// the way the reports print them).
 //
 //   point_outcome_to_string(o) ==
 //     R"({"step_time_us":812345.6,...,"feasible":true,"optimal":true,"note":"","error":""})"

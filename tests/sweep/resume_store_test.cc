@@ -28,7 +28,7 @@ PointOutcome outcome(double step) {
 TEST_CASE("resume store: records a point whole and loads it back") {
   testing::TempDir tmp("resume");
   const std::string dir = tmp.at("r/deep");
-  const ResumeStore store = ok(ResumeStore::open(dir, kPrint));
+  const ResumeStore store = ok(ResumeStore::prepare(dir, kPrint));
   CHECK(ok(store.load("8x8_dp-tp")) == std::nullopt);
   CHECK(store.record("8x8_dp-tp", outcome(0.1 + 0.2)).ok());
   CHECK(ok(store.load("8x8_dp-tp")) == outcome(0.1 + 0.2));
@@ -39,7 +39,7 @@ TEST_CASE("resume store: records a point whole and loads it back") {
   }
   CHECK(names == std::set<std::string>{"8x8_dp-tp.json"});
   // Reopened with the same fingerprint: the point is still there.
-  const ResumeStore again = ok(ResumeStore::open(dir, kPrint));
+  const ResumeStore again = ok(ResumeStore::prepare(dir, kPrint));
   CHECK(ok(again.load("8x8_dp-tp")) == outcome(0.1 + 0.2));
   CHECK(again.point_path("a") == dir + "/points/a.json");
 }
@@ -47,14 +47,14 @@ TEST_CASE("resume store: records a point whole and loads it back") {
 TEST_CASE("resume store: another sweep's directory is refused, naming the first field") {
   testing::TempDir tmp("resume");
   const std::string dir = tmp.at("r");
-  ok(ResumeStore::open(dir, kPrint));
+  ok(ResumeStore::prepare(dir, kPrint));
   Fingerprint other = kPrint;
   other[1].value = "128";
-  CHECK(error_of(ResumeStore::open(dir, other)) ==
+  CHECK(error_of(ResumeStore::prepare(dir, other)) ==
         "--resume " + dir + ": recorded for a different sweep (world)");
   other = kPrint;
   other.push_back({"--batch", "8"});
-  CHECK(ResumeStore::open(dir, other).error().kind == core::ErrorKind::kBadInput);
+  CHECK(ResumeStore::prepare(dir, other).error().kind == core::ErrorKind::kBadInput);
   CHECK(first_difference(kPrint, other) == "--batch");
   CHECK(first_difference(other, kPrint) == "--batch");
   CHECK(first_difference(kPrint, kPrint).empty());
@@ -63,7 +63,7 @@ TEST_CASE("resume store: another sweep's directory is refused, naming the first 
 TEST_CASE("resume store: a point file that does not read back is an error naming it") {
   testing::TempDir tmp("resume");
   const std::string dir = tmp.at("r");
-  const ResumeStore store = ok(ResumeStore::open(dir, kPrint));
+  const ResumeStore store = ok(ResumeStore::prepare(dir, kPrint));
   {
     std::FILE* f = std::fopen(store.point_path("x").c_str(), "w");
     REQUIRE(f != nullptr);

@@ -63,8 +63,8 @@ TEST_CASE("point outcome text: every field round-trips exactly, doubles bit for 
   o.evaluation.memory_bytes_per_rank = (std::int64_t{1} << 62) + 3;
   o.evaluation.feasible = false;
   o.evaluation.optimal = true;
-  o.evaluation.note = "quote \" tab \t newline \n é";
-  o.error = "line 1\nline 2";
+  o.evaluation.note = "quote \" backslash \\ é";
+  o.error = "mesh 16 (dp): --plans p/16_dp.json: Is a directory";
   const std::string text = point_outcome_to_string(o);
   CHECK(text.find('\n') == std::string::npos);
   const PointOutcome back = ok(point_outcome_from_string(text, "x"));
@@ -78,8 +78,12 @@ TEST_CASE("point outcome text: every field round-trips exactly, doubles bit for 
     const PointOutcome q = ok(point_outcome_from_string(point_outcome_to_string(p), "x"));
     CHECK(std::memcmp(&q.evaluation.compute_us, &v, sizeof(double)) == 0);
   }
-  CHECK(testing::error_of(point_outcome_from_string("{", "rank 1")) ==
-        "rank 1: not a point outcome (invalid JSON)");
+  PointOutcome controls;
+  controls.error = "line 1\nline 2";
+  CHECK(ok(point_outcome_from_string(point_outcome_to_string(controls), "x")).error ==
+        "line 1<U+000A>line 2");
+  CHECK(testing::error_of(point_outcome_from_string("{", "rank 1"))
+            .rfind("rank 1: invalid JSON", 0) == 0);
   CHECK(testing::error_of(point_outcome_from_string("{}", "rank 1")).find("step_time_us") !=
         std::string::npos);
 }
