@@ -19,14 +19,14 @@
 //     rank r -> 0  kResult   "INDEX\n" + point_outcome_to_string(outcome) (sweep_io.h)
 //     rank r -> 0  kGoodbye  int64: the rank's tally (the --plans files it wrote); no more
 //                            messages from r
-//   Rank 0 receives with MPI_Iprobe(MPI_ANY_SOURCE) and a short sleep between probes (a blocking
-//   receive would spin and take a core from the workers). It returns from run() once every point
-//   is done and every other rank said goodbye; outcomes from a rank arrive before its goodbye (MPI
-//   keeps one sender's messages in order). A point's error travels back as its outcome.
-//   On rank r > 0 the worker threads (--threads per rank) tell the main thread when they want a
-//   point or have an outcome; the main thread sends each outcome, asks rank 0 for a point per
-//   idle thread, and once every thread got -1 says goodbye. Its outcomes vector is all default:
-//   only rank 0 has the results, and only rank 0 calls on_progress (the progress bar, --resume).
+//   Rank 0 receives with MPI_Iprobe(MPI_ANY_SOURCE) and sleeps of 50 us to 2 ms between probes (a
+//   blocking receive would spin and take a core from the workers). It returns from run() once every
+//   point is done and every other rank said goodbye; outcomes from a rank arrive before its goodbye
+//   (MPI keeps one sender's messages in order). A point's error travels back as its outcome. On
+//   rank r > 0 the worker threads (--threads per rank) tell the main thread when they want a point
+//   or have an outcome; the main thread sends each outcome, asks rank 0 for a point per idle
+//   thread, and once every thread got -1 says goodbye. Its outcomes vector is all default: only
+//   rank 0 has the results, and only rank 0 calls on_progress (the progress bar, --resume).
 //   finish(code): a rank that never reached run() (an error before it) still answers (rank 0:
 //   serves requests with -1 until every goodbye; rank r: says goodbye), then rank 0's code is
 //   broadcast (MPI_Bcast) and every rank returns it.

@@ -8,6 +8,7 @@
 #if DTPLAN_WITH_MPI
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -27,21 +28,23 @@ namespace {
 
 enum Tag : int { kRequest = 1, kResult = 2, kGoodbye = 3, kWork = 4 };
 
-// Between two probes for a message: short against a point (0.05 s and more), long enough that
-// the waiting thread takes no core from the workers.
-constexpr auto kPollPause = std::chrono::microseconds(200);
+// Between two probes for a message: from kFirstPause, doubled while none comes, up to kMaxPause:
+// short against a point (0.05 s and more), and polling (MPI_Iprobe runs MPI's progress engine)
+// takes next to no core from the workers.
+constexpr auto kFirstPause = std::chrono::microseconds(50);
+constexpr auto kMaxPause = std::chrono::microseconds(2000);
 
 using replay::mpi_status;
 
 // Waits for the next message to this rank from `source` (MPI_ANY_SOURCE: any) without spinning.
 core::Result<MPI_Status> wait_message(int source) {
-  for (;;) {
+  for (auto pause = kFirstPause;; pause = std::min(pause * 2, kMaxPause)) {
     int flag = 0;
     MPI_Status st;
     DTPLAN_CHECK(mpi_status(MPI_Iprobe(source, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st),
                             "sweep: MPI_Iprobe"));
     if (flag != 0) return st;
-    std::this_thread::sleep_for(kPollPause);
+    std::this_thread::sleep_for(pause);
   }
 }
 
