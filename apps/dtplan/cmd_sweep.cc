@@ -9,6 +9,11 @@
 //                [--checkpoint none,selective_op,full] [--grad-accum L] [--no-grad-sync]
 //                [--threads N] [--time-limit S] [--gap G] [--no-flatten] [--top N]
 //                [--csv F] [--html F] [--plans DIR] [--json]
+//                [--resume DIR]
+//
+// Under an MPI launcher (`mpirun -np 4 dtplan sweep ...`) the ranks share the points and rank 0
+// alone reports (sweep_mpi.h); --resume DIR records each finished point (sweep_resume.h). Failed
+// points are rows of their own: every report is written, then exit 3.
 //
 // --gap (default 1e-4): each configuration's exact solve may stop once its plan is proven within
 // 0.01% of its optimum (the step simulator that ranks them is far coarser than that); such rows
@@ -21,6 +26,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +52,8 @@
 #include "sweep/sweep_csv.h"
 #include "sweep/sweep_html.h"
 #include "sweep/sweep_io.h"
+#include "sweep_mpi.h"
+#include "sweep_resume.h"
 #include "sweep_text.h"
 #include "training_args.h"
 
@@ -77,6 +85,7 @@ struct Options {
   std::string csv;
   std::string html;
   std::string plans;
+  std::string resume;
   bool json = false;
   bool quiet = false;
 };
@@ -272,42 +281,58 @@ core::Result<Request> read_request(const Options& o) {
   return r;
 }
 
-int run(const Options& o) {
+int run(const Options& o, const CLI::App& app, SweepProcesses& p) {
   auto request = read_request(o);
-  if (!request.ok()) return report("sweep", request.error());
+  if (!request.ok()) return p.report("sweep", request.error());
   Request& q = *request;
   if (!o.plans.empty()) {
-    if (auto made = make_plans_dir(o.plans); !made.ok()) return report("sweep", made.error());
+    if (auto made = make_plans_dir(o.plans); !made.ok()) return p.report("sweep", made.error());
   }
-  ProgressBar bar(ProgressBar::wanted(o.json, o.quiet), "sweep");
-  sweep::SweepOptions so;
-  so.threads = q.threads;
-  so.on_progress = [&bar](const sweep::SweepProgress& p) {
-    bar.update(p.done, p.total, sweep::shape_label(p.last->shape));
-  };
+  auto resume = p.reports() ? open_sweep_resume(o.resume, app, q.setup, q.candidates)
+                            : core::Result<SweepResume>(SweepResume{});
+  if (!resume.ok()) return p.report("sweep", resume.error());
+  ProgressBar bar(p.reports() && ProgressBar::wanted(o.json, o.quiet), "sweep");
+  core::Status recorded;
+  sweep::SweepOptions so{q.threads,
+                         [&](const sweep::SweepProgress& s) {
+                           bar.update(s.done, s.total, sweep::shape_label(s.last->shape));
+                           if (recorded.ok()) recorded = record_point(*resume, s);
+                         },
+                         p.runner(), resume->recorded};
+  p.set_tally([&q] { return q.plans_written->load(); });
   auto result = sweep::run_sweep(q.setup, q.candidates, *q.evaluator, so);
   bar.finish();
-  if (!result.ok()) return report("sweep", result.error());
+  if (!result.ok()) return p.report("sweep", result.error());
+  if (!recorded.ok()) return p.report("sweep", recorded.error());
+  if (!p.reports()) return 0;
+  if (resume->store) std::cerr << resumed_line(*resume);
   if (!o.csv.empty()) {
     auto w = core::write_output_file(o.csv, sweep::sweep_csv(*result), "--csv");
-    if (!w.ok()) return report("sweep", w.error());
+    if (!w.ok()) return p.report("sweep", w.error());
   }
   if (!o.html.empty()) {
     sweep::SweepHtmlOptions ho;
     if (!o.plans.empty()) ho.plans_href = plans_href(o.html, o.plans);
     auto w = core::write_output_file(o.html, sweep::sweep_html(*result, ho), "--html");
-    if (!w.ok()) return report("sweep", w.error());
+    if (!w.ok()) return p.report("sweep", w.error());
   }
   if (o.json) {
     print_json(sweep::sweep_json(*result));
   } else {
     print_text(sweep_text(*result, q.top));
     if (!o.plans.empty()) {
-      print_text("# plans: " + std::to_string(q.plans_written->load()) + " files in " + o.plans +
-                 "\n");
+      print_text("# plans: " + std::to_string(p.total_tally()) + " files in " + o.plans + "\n");
     }
   }
-  return 0;
+  return report_failed_points(*result, q.candidates);
+}
+
+int run(const Options& o, const CLI::App& app) {
+  auto processes = SweepProcesses::start();
+  if (!processes.ok()) return report("sweep", processes.error());
+  const int code = run(o, app, **processes);
+  auto finished = (*processes)->finish(code);
+  return finished.ok() ? *finished : report("sweep", finished.error());
 }
 
 }  // namespace
@@ -367,9 +392,12 @@ Action setup_sweep(CLI::App& app) {
                  "Directory for each usable mesh's plan (as plan --out), created if missing; the "
                  "--html report links to them")
       ->type_name("DIR");
+  app.add_option("--resume", o->resume,
+                 "Directory recording each finished mesh; a rerun skips those recorded")
+      ->type_name("DIR");
   add_json_flag(app, o->json);
   add_quiet_flag(app, o->quiet);
-  return [o] { return run(*o); };
+  return [o, &app] { return run(*o, app); };
 }
 
 }  // namespace dtplan::cli

@@ -27,7 +27,8 @@ namespace dtplan::sweep {
 using PlanFunction = std::function<core::Result<plan::Plan>(const MeshCandidate&)>;
 
 // Told each plan as soon as it exists (`dtplan sweep --plans` writes it to a file); called
-// concurrently for different candidates (must be safe to). An error stops the sweep.
+// concurrently for different candidates (must be safe to). An error fails that candidate (its
+// row carries the message; sweep.h).
 using PlanSink = std::function<core::Status(const MeshCandidate&, const plan::Plan&)>;
 
 enum class StepModel : std::uint8_t { kSimulate, kPlanTotal };

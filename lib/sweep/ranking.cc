@@ -7,8 +7,9 @@ namespace dtplan::sweep {
 
 namespace {
 
-// 0 usable, 1 over the memory limit, 2 infeasible.
+// 0 usable, 1 over the memory limit, 2 infeasible, 3 failed.
 int row_class(const SweepRow& row) {
+  if (!row.error.empty()) return 3;
   if (!row.evaluation.feasible) return 2;
   return row.fits_memory ? 0 : 1;
 }
@@ -29,7 +30,7 @@ bool ranks_before(const SweepRow& a, const SweepRow& b) {
   const int ca = row_class(a);
   const int cb = row_class(b);
   if (ca != cb) return ca < cb;
-  if (ca != 2) {
+  if (ca < 2) {
     const double ta = time_per_token(a.evaluation);
     const double tb = time_per_token(b.evaluation);
     if (ta != tb) return ta < tb;

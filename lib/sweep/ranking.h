@@ -5,11 +5,12 @@
 // equal).
 //
 // Rule, applied in order until two rows differ:
-//   1. class: usable (planned, fits the memory limit) < over the memory limit < infeasible;
+//   1. class: usable (planned, fits the memory limit) < over the memory limit < infeasible <
+//      failed (an error evaluating it, SweepRow::error);
 //   2. step time per token ascending, i.e. training throughput descending (step_time_us /
 //      tokens_per_step; step_time_us alone when the model has no token count): with one global
-//      batch this is the step time's order (infeasible rows: skipped, they have no step);
-//   3. memory_bytes_per_rank ascending (infeasible rows: skipped);
+//      batch this is the step time's order (infeasible and failed rows: skipped, they have no step);
+//   3. memory_bytes_per_rank ascending (infeasible and failed rows: skipped);
 //   4. shape, lexicographic on the dim sizes as integers ((2,2,16) < (2,32) < (4,16) < (64));
 //   5. names, lexicographic (dp_shard,cp before dp_shard,tp);
 //   6. batch, grad_accum, checkpoint (none, selective_op, full) and plan (optimal, torchtitan),

@@ -58,7 +58,7 @@ std::string sweep_csv(const SweepResult& result) {
                                   boolean(e.feasible),
                                   boolean(e.optimal),
                                   boolean(r.tp_within_node),
-                                  csv_field(e.note)};
+                                  csv_field(r.error.empty() ? e.note : "error: " + r.error)};
     for (std::size_t f = 0; f < std::size(fields); ++f) {
       if (f > 0) out += ',';
       out += fields[f];

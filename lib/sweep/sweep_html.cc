@@ -66,7 +66,8 @@ std::string results_table(const SweepResult& r, const SweepHtmlOptions& options)
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
     const SweepRow& row = r.rows[i];
     const MeshEvaluation& e = row.evaluation;
-    const std::string status = !e.feasible        ? "infeasible"
+    const std::string status = !row.error.empty() ? "error"
+                               : !e.feasible      ? "infeasible"
                                : !row.fits_memory ? "over memory limit"
                                : e.optimal        ? "optimal"
                                                   : "feasible";
@@ -83,8 +84,8 @@ std::string results_table(const SweepResult& r, const SweepHtmlOptions& options)
            "</td><td>" + core::format_fixed(100 * e.mfu, 1) + "</td>" + cell(e.compute_us) +
            cell(e.exposed_us) + cell(e.communication_us) + "<td>" +
            core::format_fixed(static_cast<double>(e.memory_bytes_per_rank) / kGiB, 2) +
-           "</td><td class=\"text\">" + status + "</td><td class=\"text\">" + xml_escape(e.note) +
-           "</td></tr>";
+           "</td><td class=\"text\">" + status + "</td><td class=\"text\">" +
+           xml_escape(row.error.empty() ? e.note : row.error) + "</td></tr>";
   }
   return out + "</tbody></table>";
 }
@@ -95,7 +96,7 @@ template <class Fill>
 void add_rows(BarChart& chart, const SweepResult& result, const Fill& fill) {
   for (std::size_t i = 0; i < result.rows.size() && i < kChartRows; ++i) {
     const SweepRow& row = result.rows[i];
-    BarRow b{row_label(row), {}, "infeasible"};
+    BarRow b{row_label(row), {}, row.error.empty() ? "infeasible" : "error"};
     if (row.evaluation.feasible) fill(row, b);
     chart.rows.push_back(std::move(b));
   }

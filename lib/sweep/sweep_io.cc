@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_io.h"
+#include "core/strings.h"
 #include "sweep/pareto.h"
 
 namespace dtplan::sweep {
@@ -37,6 +39,7 @@ Json row_json(const SweepSetup& setup, const SweepRow& row, std::size_t rank) {
   out["optimal"] = e.optimal;
   out["tp_within_node"] = row.tp_within_node;
   out["note"] = e.note;
+  if (!row.error.empty()) out["error"] = row.error;
   return out;
 }
 
@@ -60,6 +63,35 @@ Json space_json(const CandidateOptions& o) {
   for (Parallelize p : o.parallelize) plans.push_back(parallelize_name(p));
   out["parallelize"] = std::move(plans);
   return out;
+}
+
+core::Result<PointOutcome> outcome_from_json(const Json& doc, const core::JsonReader& r) {
+  PointOutcome o;
+  MeshEvaluation& e = o.evaluation;
+  const auto number = [&](const char* key, double& to) -> core::Status {
+    DTPLAN_TRY(const Json* j, r.get(doc, key, ""));
+    DTPLAN_TRY(to, r.number(*j, key));
+    return {};
+  };
+  DTPLAN_CHECK(number("step_time_us", e.step_time_us));
+  DTPLAN_CHECK(number("compute_us", e.compute_us));
+  DTPLAN_CHECK(number("communication_us", e.communication_us));
+  DTPLAN_CHECK(number("exposed_us", e.exposed_us));
+  DTPLAN_TRY(const Json* memory, r.get(doc, "memory_bytes_per_rank", ""));
+  DTPLAN_TRY(e.memory_bytes_per_rank, r.integer(*memory, "memory_bytes_per_rank"));
+  DTPLAN_TRY(const Json* tokens, r.get(doc, "tokens_per_step", ""));
+  DTPLAN_TRY(e.tokens_per_step, r.integer(*tokens, "tokens_per_step"));
+  DTPLAN_CHECK(number("tokens_per_s_per_gpu", e.tokens_per_s_per_gpu));
+  DTPLAN_CHECK(number("mfu", e.mfu));
+  DTPLAN_TRY(const Json* feasible, r.get(doc, "feasible", ""));
+  DTPLAN_TRY(e.feasible, r.boolean(*feasible, "feasible"));
+  DTPLAN_TRY(const Json* optimal, r.get(doc, "optimal", ""));
+  DTPLAN_TRY(e.optimal, r.boolean(*optimal, "optimal"));
+  DTPLAN_TRY(const Json* note, r.get(doc, "note", ""));
+  DTPLAN_TRY(e.note, r.string(*note, "note"));
+  DTPLAN_TRY(const Json* error, r.get(doc, "error", ""));
+  DTPLAN_TRY(o.error, r.string(*error, "error"));
+  return o;
 }
 
 }  // namespace
@@ -92,6 +124,33 @@ nlohmann::ordered_json sweep_json(const SweepResult& result) {
   }
   doc["best_per_memory"] = std::move(best);
   return doc;
+}
+
+std::string point_outcome_to_string(const PointOutcome& outcome) {
+  const MeshEvaluation& e = outcome.evaluation;
+  Json doc;
+  doc["step_time_us"] = e.step_time_us;
+  doc["compute_us"] = e.compute_us;
+  doc["communication_us"] = e.communication_us;
+  doc["exposed_us"] = e.exposed_us;
+  doc["memory_bytes_per_rank"] = e.memory_bytes_per_rank;
+  doc["tokens_per_step"] = e.tokens_per_step;
+  doc["tokens_per_s_per_gpu"] = e.tokens_per_s_per_gpu;
+  doc["mfu"] = e.mfu;
+  doc["feasible"] = e.feasible;
+  doc["optimal"] = e.optimal;
+  // Control characters, which core::parse_json refuses, written as "<U+XXXX>" as every report
+  // prints them; every other byte is kept.
+  doc["note"] = core::escape_controls(e.note);
+  doc["error"] = core::escape_controls(outcome.error);
+  // Doubles print as the shortest text that reads back to the same bits.
+  return doc.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+core::Result<PointOutcome> point_outcome_from_string(std::string_view text,
+                                                     std::string_view source) {
+  DTPLAN_TRY(const Json doc, core::parse_json(text, source));
+  return outcome_from_json(doc, core::JsonReader(source));
 }
 
 }  // namespace dtplan::sweep

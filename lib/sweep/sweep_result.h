@@ -41,6 +41,9 @@ struct SweepRow {
   MeshEvaluation evaluation;
   bool fits_memory = true;     // memory <= limit (or no limit)
   bool tp_within_node = true;  // tp_within_node(mesh, gpus_per_node)
+  // Non-empty: evaluating the mesh failed (not infeasible: an error), this is the message; the
+  // evaluation is then empty and not feasible.
+  std::string error{};
   // A plan exists and fits the memory limit.
   [[nodiscard]] bool usable() const { return evaluation.feasible && fits_memory; }
   bool operator==(const SweepRow&) const = default;

@@ -168,6 +168,7 @@ const std::vector<Row> kFlags = {
     {"sweep", "--csv", Kind::kText},
     {"sweep", "--html", Kind::kText},
     {"sweep", "--plans", Kind::kText},
+    {"sweep", "--resume", Kind::kText},
     {"sweep", "--json", Kind::kSwitch},
     {"sweep", "--quiet", Kind::kSwitch},
 

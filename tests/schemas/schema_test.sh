@@ -55,6 +55,17 @@ pairs+=("trace=$out/trace.json")
 run simulate.redistribution simulate --plan "$out/redistribution_plan.verified.json" --data --json
 run compare.two compare "$out/fsdp.json" "$out/tt.json" --json
 run sweep.small sweep --model tests/data/fx_export_sample.json --world 8 --dims 1,2 --json
+"$dtplan" sweep --model tests/data/fx_export_sample.json --world 8 --dims 1,2 --json \
+  --resume "$out/resume" >/dev/null 2>&1
+pairs+=("sweep_resume_fingerprint=$out/resume/fingerprint.json")
+for f in "$out"/resume/points/*.json; do pairs+=("sweep_resume_point=$f"); done
+# A failed point (its plan file cannot be written): a row with "error", exit 3.
+mkdir -p "$out/failed/8_dp.json"
+code=0
+"$dtplan" sweep --model tests/data/fx_export_sample.json --world 8 --dims 1,2 --json \
+  --plans "$out/failed" >"$out/sweep.failed.json" 2>/dev/null || code=$?
+[ "$code" = 3 ] || { echo "schema_test: the failing sweep exited $code, not 3"; exit 1; }
+pairs+=("sweep=$out/sweep.failed.json")
 run replay.model replay --plan "$out/fx.json" --backend fake --iters 2 --warmup 1 --json
 run replay.redistribution replay --plan "$out/redistribution_plan.merged.json" --backend fake \
   --iters 2 --warmup 1 --json

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "support/mesh_gen.h"
@@ -57,6 +58,53 @@ TEST_CASE("sweep json: setup, then results best first with every figure") {
   // Only (16) fits: the best for any limit from its 4 GiB.
   CHECK(doc["best_per_memory"] == nlohmann::json::parse(R"([{"memory_bytes_per_rank":4294967296,
                                                               "rank":1}])"));
+}
+
+TEST_CASE("point outcome text: every field round-trips exactly, doubles bit for bit") {
+  PointOutcome o;
+  o.evaluation.step_time_us = 0.1 + 0.2;  // 0.30000000000000004
+  o.evaluation.compute_us = 1.0 / 3.0;
+  o.evaluation.communication_us = 5e-324;  // the smallest subnormal
+  o.evaluation.exposed_us = 1.7976931348623157e308;
+  o.evaluation.memory_bytes_per_rank = (std::int64_t{1} << 62) + 3;
+  o.evaluation.feasible = false;
+  o.evaluation.optimal = true;
+  o.evaluation.note = "quote \" backslash \\ é";
+  o.error = "mesh 16 (dp): --plans p/16_dp.json: Is a directory";
+  const std::string text = point_outcome_to_string(o);
+  CHECK(text.find('\n') == std::string::npos);
+  const PointOutcome back = ok(point_outcome_from_string(text, "x"));
+  CHECK(back == o);
+  CHECK(std::memcmp(&back.evaluation.step_time_us, &o.evaluation.step_time_us, sizeof(double)) ==
+        0);
+  CHECK(point_outcome_to_string(back) == text);
+  for (double v : {-0.0, 123456789.123456789, 1e-300, 2.5}) {
+    PointOutcome p;
+    p.evaluation.compute_us = v;
+    const PointOutcome q = ok(point_outcome_from_string(point_outcome_to_string(p), "x"));
+    CHECK(std::memcmp(&q.evaluation.compute_us, &v, sizeof(double)) == 0);
+  }
+  PointOutcome controls;
+  controls.error = "line 1\nline 2";
+  CHECK(ok(point_outcome_from_string(point_outcome_to_string(controls), "x")).error ==
+        "line 1<U+000A>line 2");
+  CHECK(testing::error_of(point_outcome_from_string("{", "rank 1"))
+            .rfind("rank 1: invalid JSON", 0) == 0);
+  CHECK(testing::error_of(point_outcome_from_string("{}", "rank 1")).find("step_time_us") !=
+        std::string::npos);
+}
+
+TEST_CASE("sweep json: a failed row says so, with its message last") {
+  testing::FakeEvaluator fake;
+  fake.set({4, 4}, core::Error::internal("solver: lost"));
+  const SweepSetup s{"fake-model", 2, "h100-dgx", 16, 8, {1, 2}, 0, "fake (test formula)"};
+  auto r = ok(run_sweep(s, ok(enumerate_candidates({.world = 16, .dims = {1, 2}})), fake));
+  const nlohmann::ordered_json doc = sweep_json(r);
+  const auto& last = doc["results"][3];
+  CHECK(last["shape"] == nlohmann::json::array({4, 4}));
+  CHECK(last["feasible"] == false);
+  CHECK(last["error"] == "solver: lost");
+  CHECK_FALSE(doc["results"][0].contains("error"));
 }
 
 }  // namespace

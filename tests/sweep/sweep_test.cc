@@ -123,29 +123,56 @@ TEST_CASE("sweep: an unsupported candidate becomes an infeasible row, ranked las
   CHECK(r.rows[2].evaluation.note == "over every limit");
 }
 
-TEST_CASE("sweep: other errors stop the sweep; the first failing candidate's error is returned") {
+TEST_CASE("sweep: other errors become failed rows, ranked last; the others go on") {
   FakeEvaluator fake;
   fake.set_jitter(200);
   fake.set({4, 4, 4}, core::Error::bad_input("model: broken"));
   fake.set({2, 32}, core::Error::internal("solver: lost"));
-  for (std::int32_t t : {1, 2, 4}) {
-    auto r = run_sweep(setup(64), cands(64, {1, 2, 3}), fake, {.threads = t});
-    REQUIRE(!r.ok());
-    CHECK(r.error().kind == core::ErrorKind::kInternal);
-    CHECK(r.error().message == "mesh 2x32 (dp_shard,tp): solver: lost");
-  }
+  const auto candidates = cands(64, {1, 2, 3});
+  const SweepResult one = ok(run_sweep(setup(64), candidates, fake, {.threads = 1}));
+  REQUIRE(one.rows.size() == candidates.size());
+  const std::size_t n = one.rows.size();
+  CHECK(shapes(one)[n - 2] == std::vector<std::int64_t>{2, 32});
+  CHECK(one.rows[n - 2].error == "solver: lost");
+  CHECK(shapes(one)[n - 1] == std::vector<std::int64_t>{4, 4, 4});
+  CHECK(one.rows[n - 1].error == "model: broken");
+  CHECK_FALSE(one.rows[n - 1].evaluation.feasible);
+  CHECK_FALSE(one.rows[n - 1].usable());
+  for (std::size_t i = 0; i + 2 < n; ++i) CHECK(one.rows[i].error.empty());
+  for (std::int32_t t : {2, 4})
+    CHECK(ok(run_sweep(setup(64), candidates, fake, {.threads = t})) == one);
 }
 
-TEST_CASE("sweep: evaluations that break the contract are internal errors") {
+TEST_CASE("sweep: recorded outcomes are not evaluated again and give the same result") {
+  FakeEvaluator fake;
+  const auto candidates = cands(16, {1, 2});
+  const SweepResult all = ok(run_sweep(setup(16), candidates, fake));
+  FakeEvaluator second;
+  SweepOptions o;
+  o.recorded.resize(candidates.size());
+  o.recorded[1] = PointOutcome{FakeEvaluator::formula(candidates[1]), ""};
+  o.recorded[3] = PointOutcome{FakeEvaluator::formula(candidates[3]), ""};
+  std::size_t progress = 0;
+  o.on_progress = [&](const SweepProgress& p) {
+    CHECK(p.total == 2);
+    CHECK(p.index != 1);
+    CHECK(p.index != 3);
+    REQUIRE(p.outcome != nullptr);
+    ++progress;
+  };
+  CHECK(ok(run_sweep(setup(16), candidates, second, o)) == all);
+  CHECK(second.calls() == 2);
+  CHECK(progress == 2);
+}
+
+TEST_CASE("sweep: evaluations that break the contract are failed rows") {
   FakeEvaluator fake;
   MeshEvaluation bad = FakeEvaluator::formula({{4, 4}, {"dp_shard", "tp"}, {}});
   bad.exposed_us = bad.communication_us + 1;
   fake.set({4, 4}, bad);
-  CHECK(error_of(run_sweep(setup(16), cands(16, {2}), fake)) ==
-        "mesh 4x4 (dp_shard,tp): evaluator returned exposed_us above communication_us");
-  bad.step_time_us = std::numeric_limits<double>::quiet_NaN();
-  fake.set({4, 4}, bad);
-  CHECK(run_sweep(setup(16), cands(16, {2}), fake).error().kind == core::ErrorKind::kInternal);
+  const SweepResult r = ok(run_sweep(setup(16), cands(16, {2}), fake));
+  CHECK(r.rows.back().mesh.shape == std::vector<std::int64_t>{4, 4});
+  CHECK(r.rows.back().error == "evaluation: evaluator returned exposed_us above communication_us");
   CHECK(error_of(run_sweep(setup(16), cands(16, {2}), fake, {.threads = -1})) ==
         "--threads: -1 is negative (0 means one per hardware thread)");
 }
