@@ -131,7 +131,7 @@ std::string parameters_text(const plan::Plan& plan) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<Row>> families;
   for (const plan::PlanOp& op : plan.ops) {
-    if (op.role != "parameter") continue;
+    if (op.role != core::OpRole::kParam) continue;
     const std::string family = plan::parameter_family(op.name);
     auto [it, fresh] = families.try_emplace(family);
     if (fresh) order.push_back(family);
