@@ -5,6 +5,16 @@
 
 namespace dtplan::cli {
 
+std::string hardware_text(const redist::MeshDescription& mesh) {
+  return mesh.hardware + " (" + std::to_string(mesh.gpus_per_node) + " GPUs per node)";
+}
+
+std::string flattened_text(const redist::MeshDescription& mesh) {
+  std::vector<std::string> flats;
+  for (const redist::FlattenedMeshInfo& f : mesh.flattened) flats.push_back(f.name);
+  return flats.empty() ? "" : ", flattened " + core::join(flats, ",");
+}
+
 std::string mesh_dims_text(const redist::MeshDescription& mesh,
                            std::span<const std::int32_t> dims) {
   std::vector<std::string> out;

@@ -1,6 +1,7 @@
 #pragma once
 // Text shared by the subcommands that print plans (`redistribute`, `simulate`, `plan`, `compare`,
-// `explain`): mesh dims by name, byte sizes, placement lists and the plan's warnings as
+// `explain`): the mesh in titles, mesh dims by name, byte sizes, placement lists and the plan's
+// warnings as
 // "# warning" lines.
 
 #include <cstdint>
@@ -11,6 +12,12 @@
 #include "redist/redist_plan.h"
 
 namespace dtplan::cli {
+
+// "h100-dgx (8 GPUs per node)": the mesh's hardware, in titles.
+std::string hardware_text(const redist::MeshDescription& mesh);
+
+// ", flattened dp_tp,cp_tp", or "" for a mesh without flattened meshes: the end of a mesh title.
+std::string flattened_text(const redist::MeshDescription& mesh);
 
 // "dp,tp" (dim names) or "0,1" (a mesh without names).
 std::string mesh_dims_text(const redist::MeshDescription& mesh, std::span<const std::int32_t> dims);
