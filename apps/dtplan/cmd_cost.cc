@@ -61,16 +61,7 @@ core::Result<Request> read_request(const Options& o) {
   if (!o.nccl_version.empty()) {
     DTPLAN_TRY(r.profile.nccl.version, cost::parse_nccl_version(o.nccl_version, "--nccl-version"));
   }
-  r.gpus_per_node = r.profile.node.gpus_per_node;
-  if (!o.gpus_per_node.empty()) {
-    DTPLAN_TRY(r.gpus_per_node, core::parse_int(o.gpus_per_node, "--gpus-per-node"));
-    if (r.gpus_per_node < 1 || r.gpus_per_node > r.profile.node.gpus_per_node) {
-      return core::Error::bad_input("--gpus-per-node: " + std::to_string(r.gpus_per_node) +
-                                    " is not in [1, " +
-                                    std::to_string(r.profile.node.gpus_per_node) +
-                                    "] (GPUs per node of " + r.profile.name + ")");
-    }
-  }
+  DTPLAN_TRY(r.gpus_per_node, gpus_per_node_arg(o.gpus_per_node, r.profile));
   if (o.ranks.empty() == o.group.empty()) {
     return core::Error::bad_input(o.ranks.empty()
                                       ? "--ranks: one of --ranks N or --group LIST is required"

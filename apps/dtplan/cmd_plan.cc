@@ -207,10 +207,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   DTPLAN_CHECK(add_flatten_args(config, o.flatten));
   DTPLAN_TRY(mesh::LoadedMesh loaded,
              build_mesh_arg(config, mesh_file_label(o.mesh), o.flatten, "--mesh " + o.mesh));
-  const std::string hardware = !o.hardware.empty()        ? o.hardware
-                               : !config.hardware.empty() ? config.hardware
-                                                          : std::string(kDefaultHardware);
-  DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_arg(hardware, "--hardware"));
+  DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_or_default(o.hardware, config.hardware));
   DTPLAN_TRY(const std::string model_file, config_file_arg(ConfigKind::kModel, o.model, "--model"));
   DTPLAN_TRY(graph::Model model, graph::load_model(model_file, overrides));
   if (model.graph.name().empty()) model.graph.set_name(model.name);

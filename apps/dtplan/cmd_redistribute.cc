@@ -111,19 +111,8 @@ core::Result<Request> read_request(const Options& o) {
   DTPLAN_TRY(mesh::MeshConfig config, read_config(o));
   DTPLAN_TRY(mesh::LoadedMesh loaded,
              build_mesh_arg(config, is_file(o.mesh) ? o.mesh : std::string(), o.flatten, "--mesh"));
-  const std::string hardware = !o.hardware.empty()        ? o.hardware
-                               : !config.hardware.empty() ? config.hardware
-                                                          : std::string(kDefaultHardware);
-  DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_arg(hardware, "--hardware"));
-  std::int64_t gpus = profile.node.gpus_per_node;
-  if (!o.gpus_per_node.empty()) {
-    DTPLAN_TRY(gpus, core::parse_int(o.gpus_per_node, "--gpus-per-node"));
-    if (gpus < 1 || gpus > profile.node.gpus_per_node) {
-      return core::Error::bad_input("--gpus-per-node: " + std::to_string(gpus) + " is not in [1, " +
-                                    std::to_string(profile.node.gpus_per_node) +
-                                    "] (GPUs per node of " + profile.name + ")");
-    }
-  }
+  DTPLAN_TRY(cost::HardwareProfile profile, load_hardware_or_default(o.hardware, config.hardware));
+  DTPLAN_TRY(std::int64_t gpus, gpus_per_node_arg(o.gpus_per_node, profile));
   DTPLAN_TRY(redist::CostModelKind model, redist::parse_cost_model(o.model, "--model"));
   DTPLAN_TRY(redist::PlannerKind planner, redist::parse_planner(o.planner, "--planner"));
   if (o.shape.empty()) return core::Error::bad_input("--shape: required, e.g. --shape 16,16");
@@ -160,14 +149,10 @@ void print_table(const redist::RedistPlan& plan, const sim::VerifyReport* verify
       plan.mesh.names.empty()
           ? core::format_int_list(plan.mesh.shape)
           : core::join(plan.mesh.names, ",") + " " + core::format_int_list(plan.mesh.shape);
-  std::vector<std::string> flats;
-  for (const redist::FlattenedMeshInfo& f : plan.mesh.flattened) flats.push_back(f.name);
   std::string title = "dtplan redistribute: " + placement::to_string(plan.src) + " -> " +
                       placement::format_placement_list(plan.dst) + "\n# mesh " + mesh_name +
-                      (flats.empty() ? "" : ", flattened " + core::join(flats, ",")) + ", " +
-                      plan.mesh.hardware + " (" + std::to_string(plan.mesh.gpus_per_node) +
-                      " GPUs per node); " + std::string(redist::planner_name(plan.planner)) +
-                      " planner" +
+                      flattened_text(plan.mesh) + ", " + hardware_text(plan.mesh) + "; " +
+                      std::string(redist::planner_name(plan.planner)) + " planner" +
                       (plan.requested == plan.planner
                            ? ""
                            : " (" + std::string(redist::planner_name(plan.requested)) + ")") +

@@ -35,9 +35,7 @@ std::string mesh_text(const redist::MeshDescription& mesh) {
   std::string text =
       core::join(sizes, "x") + " (" + std::to_string(gpus) + (gpus == 1 ? " GPU)" : " GPUs)");
   if (!mesh.names.empty()) text = core::join(mesh.names, ",") + " " + text;
-  std::vector<std::string> flats;
-  for (const redist::FlattenedMeshInfo& f : mesh.flattened) flats.push_back(f.name);
-  if (!flats.empty()) text += ", flattened " + core::join(flats, ",");
+  text += flattened_text(mesh);
   return text;
 }
 
@@ -114,9 +112,8 @@ std::string headline_text(const strategy::ModelPlan& mp, const HeadlineStep& ste
   const plan::Plan& plan = mp.plan;
   return "# dtplan plan: " + plan.model + " (" + std::to_string(plan.layers) +
          (plan.layers == 1 ? " layer) on " : " layers) on ") + mesh_text(plan.mesh) + "; " +
-         plan.mesh.hardware + " (" + std::to_string(plan.mesh.gpus_per_node) + " GPUs per node)\n" +
-         step_line(step) + memory_line(plan.memory) + solver_line(mp) +
-         "# step: " + training_text(plan.training) + "\n# nodes " +
+         hardware_text(plan.mesh) + "\n" + step_line(step) + memory_line(plan.memory) +
+         solver_line(mp) + "# step: " + training_text(plan.training) + "\n# nodes " +
          std::to_string(plan.ops.size()) + ", strategies " + std::to_string(plan.strategies) +
          ", redistributions " + std::to_string(plan.redistributions.size()) + "\n";
 }
@@ -131,7 +128,7 @@ std::string parameters_text(const plan::Plan& plan) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<Row>> families;
   for (const plan::PlanOp& op : plan.ops) {
-    if (op.role != "parameter") continue;
+    if (op.role != core::OpRole::kParam) continue;
     const std::string family = plan::parameter_family(op.name);
     auto [it, fresh] = families.try_emplace(family);
     if (fresh) order.push_back(family);

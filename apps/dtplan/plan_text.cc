@@ -5,6 +5,16 @@
 
 namespace dtplan::cli {
 
+std::string hardware_text(const redist::MeshDescription& mesh) {
+  return mesh.hardware + " (" + std::to_string(mesh.gpus_per_node) + " GPUs per node)";
+}
+
+std::string flattened_text(const redist::MeshDescription& mesh) {
+  std::vector<std::string> flats;
+  for (const redist::FlattenedMeshInfo& f : mesh.flattened) flats.push_back(f.name);
+  return flats.empty() ? "" : ", flattened " + core::join(flats, ",");
+}
+
 std::string bytes_text(std::int64_t bytes) {
   static const char* const kUnits[] = {"GiB", "MiB", "KiB"};
   for (int i = 0; i < 3; ++i) {

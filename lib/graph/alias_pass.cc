@@ -95,13 +95,13 @@ core::Result<Graph> insert_aliases(const Graph& g) {
     const NodeId a = alias_of[i];
     Node& producer = out.mutable_node(remap[i]);
     if (a == kNoNode || !is_output_arg[i] ||
-        (producer.role != Role::kGrad && producer.role != Role::kOutput)) {
+        (producer.role != core::OpRole::kGrad && producer.role != core::OpRole::kOutput)) {
       continue;
     }
     Node& alias = out.mutable_node(a);
     alias.role = producer.role;
     alias.pair = producer.pair;
-    producer.role = Role::kNone;
+    producer.role = core::OpRole::kNone;
     producer.pair = kNoNode;
     if (alias.pair != kNoNode && out.node(alias.pair).pair == remap[i]) {
       out.mutable_node(alias.pair).pair = a;

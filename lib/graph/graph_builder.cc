@@ -27,7 +27,7 @@ NodeId GraphBuilder::add(Node node) {
   return *id;
 }
 
-NodeId GraphBuilder::placeholder(std::string_view name, Role role, TensorMeta meta) {
+NodeId GraphBuilder::placeholder(std::string_view name, core::OpRole role, TensorMeta meta) {
   Node node;
   node.name = std::string(name);
   node.op = OpKind::kPlaceholder;
@@ -106,7 +106,7 @@ const TensorMeta& GraphBuilder::meta(NodeId id) const {
   return graph_.node(id).outputs[0];
 }
 
-void GraphBuilder::pair(NodeId a, Role role_a, NodeId b, Role role_b) {
+void GraphBuilder::pair(NodeId a, core::OpRole role_a, NodeId b, core::OpRole role_b) {
   if (error_ || !graph_.contains(a) || !graph_.contains(b)) return;
   Node& na = graph_.mutable_node(a);
   Node& nb = graph_.mutable_node(b);

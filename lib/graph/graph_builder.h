@@ -4,7 +4,7 @@
 // nothing and finish() returns it, so builder code reads as straight-line model code.
 //
 //   GraphBuilder b("mlp");
-//   NodeId x = b.placeholder("x", Role::kInput, {{4, 8}, DType::kBF16});
+//   NodeId x = b.placeholder("x", core::OpRole::kInput, {{4, 8}, DType::kBF16});
 //   b.scope("layers.0", 0, Phase::kForward);
 //   NodeId y = b.op(OpKind::kSum, "sum", {x}, {{"dim", std::int64_t{1}}});  // "layers.0.sum"
 //   Graph g = std::move(b).finish().value();
@@ -31,7 +31,7 @@ class GraphBuilder {
   void scope(std::string prefix, std::int32_t layer, Phase phase);
 
   // A placeholder named `name` exactly (not prefixed), in the current layer and phase.
-  NodeId placeholder(std::string_view name, Role role, TensorMeta meta);
+  NodeId placeholder(std::string_view name, core::OpRole role, TensorMeta meta);
 
   // An op with inferred outputs. For ops whose inference is a prefix (SDPA), pass the complete
   // output list as `outputs`; it must start with the inferred prefix.
@@ -48,7 +48,7 @@ class GraphBuilder {
   [[nodiscard]] const TensorMeta& meta(NodeId id) const;
 
   // Marks a mutual pair (param <-> grad, output <-> tangent) and the roles of both ends.
-  void pair(NodeId a, Role role_a, NodeId b, Role role_b);
+  void pair(NodeId a, core::OpRole role_a, NodeId b, core::OpRole role_b);
   void set_checkpoint(NodeId id, Checkpoint checkpoint);
 
   [[nodiscard]] bool ok() const { return !error_.has_value(); }

@@ -245,7 +245,7 @@ Result<NodeJson> parse_node(const Json& j, std::size_t index, const Graph& graph
   }
   if (j.contains("role")) {
     DTPLAN_TRY(std::string role, get_string(j["role"], f("role")));
-    DTPLAN_TRY(node.role, parse_role(role, f("role")));
+    DTPLAN_TRY(node.role, core::parse_graph_role(role, f("role")));
   }
   if (j.contains("pair")) {
     DTPLAN_TRY(out.pair_name, get_string(j["pair"], f("pair")));
@@ -373,7 +373,7 @@ OJson node_to_json(const Graph& graph, const Node& node) {
   }
   j["phase"] = std::string(phase_name(node.phase));
   j["layer"] = node.layer;
-  if (node.role != Role::kNone) j["role"] = std::string(role_name(node.role));
+  if (node.role != core::OpRole::kNone) j["role"] = std::string(core::graph_role_name(node.role));
   if (node.pair != kNoNode && graph.contains(node.pair)) j["pair"] = graph.node(node.pair).name;
   if (node.checkpoint != Checkpoint::kNone) {
     j["checkpoint"] = std::string(checkpoint_name(node.checkpoint));

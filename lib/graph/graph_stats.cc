@@ -21,12 +21,12 @@ core::Result<GraphStats> graph_stats(const Graph& graph) {
     ++layer.nodes;
     (forward ? layer.forward_nodes : layer.backward_nodes) += 1;
     if (node.op == OpKind::kAlias) ++layer.alias_nodes;
-    if (node.role != Role::kParam && node.role != Role::kBuffer) continue;
+    if (node.role != core::OpRole::kParam && node.role != core::OpRole::kBuffer) continue;
     const std::string what = "parameter bytes";
     for (const TensorMeta& m : node.outputs) {
       DTPLAN_TRY(std::int64_t n, numel(m, what));
       DTPLAN_TRY(std::int64_t b, bytes(m, what));
-      if (node.role == Role::kBuffer) {
+      if (node.role == core::OpRole::kBuffer) {
         DTPLAN_TRY(s.buffer_bytes, core::checked_add(s.buffer_bytes, b, what));
         continue;
       }

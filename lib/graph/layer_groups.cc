@@ -28,7 +28,7 @@ void append_core(std::string& out, const Node& node) {
   out += '|';
   out += phase_name(node.phase);
   out += '|';
-  out += role_name(node.role);
+  out += core::graph_role_name(node.role);
   out += '|';
   out += checkpoint_name(node.checkpoint);
 }

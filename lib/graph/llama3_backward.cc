@@ -63,7 +63,7 @@ NodeId linear_backward(GraphBuilder& b, const LinearSaved& s, NodeId g) {
                      linear_einsum_attrs("abn,abk->kn", s.float8));
   NodeId gw = b.op(K::kPermute, s.prefix + ".grad_weight", {gw_t}, {{"dims", Ints{1, 0}}});
   NodeId gw32 = b.op(K::kDtypeCast, s.prefix + ".grad_weight_cast", {gw}, to_dtype(DType::kF32));
-  b.pair(s.weight, Role::kParam, gw32, Role::kGrad);
+  b.pair(s.weight, core::OpRole::kParam, gw32, core::OpRole::kGrad);
   return gx;
 }
 
@@ -82,7 +82,7 @@ NodeId rms_backward(GraphBuilder& b, const RmsSaved& s, NodeId g, std::int64_t d
       b.op(K::kSum, prefix + ".grad_weight_sum", {gw_mul}, {{"dim", outer}, {"keepdim", false}});
   NodeId gw16 = b.op(K::kToCopy, prefix + ".grad_weight_to_bf16", {gw_sum}, to_dtype(DType::kBF16));
   NodeId gw32 = b.op(K::kDtypeCast, prefix + ".grad_weight_cast", {gw16}, to_dtype(DType::kF32));
-  b.pair(s.weight, Role::kParam, gw32, Role::kGrad);
+  b.pair(s.weight, core::OpRole::kParam, gw32, core::OpRole::kGrad);
   // input gradient: r * (d_normed - normed * sum(d_normed * normed) / D)
   const std::int64_t last = static_cast<std::int64_t>(outer.size());
   NodeId dot = b.op(K::kMul, prefix + ".grad_dot", {d_normed, s.normed});

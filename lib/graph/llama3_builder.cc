@@ -210,7 +210,7 @@ core::Result<Graph> build_llama3(const Llama3Config& c) {
 
   // Placeholders in AOT order: parameters (named_parameters order), buffer, input, tangent.
   auto param = [&](const std::string& name, Shape shape) {
-    return b.placeholder(name, Role::kParam, TensorMeta{std::move(shape), DType::kF32});
+    return b.placeholder(name, core::OpRole::kParam, TensorMeta{std::move(shape), DType::kF32});
   };
   b.scope("", -1, Phase::kForward);
   NodeId tok_embeddings = param("tok_embeddings.weight", {d.v, d.d});
@@ -232,10 +232,12 @@ core::Result<Graph> build_llama3(const Llama3Config& c) {
   b.scope("", -1, Phase::kForward);
   NodeId norm_weight = param("norm.weight", {d.d});
   NodeId output_weight = param("output.weight", {d.v, d.d});
-  NodeId freqs = b.placeholder("freqs_cis", Role::kBuffer, {{d.smax, d.hd / 2}, DType::kC64});
-  NodeId tokens = b.placeholder("tokens", Role::kInput, {{d.b, d.s}, DType::kI64});
+  NodeId freqs =
+      b.placeholder("freqs_cis", core::OpRole::kBuffer, {{d.smax, d.hd / 2}, DType::kC64});
+  NodeId tokens = b.placeholder("tokens", core::OpRole::kInput, {{d.b, d.s}, DType::kI64});
   b.scope("", -1, Phase::kBackward);
-  NodeId tangent = b.placeholder("logits.tangent", Role::kTangent, {{d.b, d.s, d.v}, DType::kBF16});
+  NodeId tangent =
+      b.placeholder("logits.tangent", core::OpRole::kTangent, {{d.b, d.s, d.v}, DType::kBF16});
 
   // Forward: embedding, layers, final norm, output projection.
   b.scope("", -1, Phase::kForward);
@@ -255,7 +257,7 @@ core::Result<Graph> build_llama3(const Llama3Config& c) {
   b.scope("", -1, Phase::kForward);
   RmsSaved final_norm = rms_norm(b, "norm", x, norm_weight, c.norm_eps);
   LinearSaved out_proj = linear(b, "output", final_norm.out, output_weight);
-  b.pair(out_proj.out, Role::kOutput, tangent, Role::kTangent);
+  b.pair(out_proj.out, core::OpRole::kOutput, tangent, core::OpRole::kTangent);
 
   // Backward, in reverse.
   b.scope("bwd", -1, Phase::kBackward);
@@ -270,7 +272,7 @@ core::Result<Graph> build_llama3(const Llama3Config& c) {
       {{"num_weights", d.v}, {"padding_idx", std::int64_t{-1}}, {"scale_grad_by_freq", false}});
   NodeId emb_grad32 =
       b.op(OpKind::kDtypeCast, "tok_embeddings.grad_cast", {emb_grad}, {{"dtype", DType::kF32}});
-  b.pair(tok_embeddings, Role::kParam, emb_grad32, Role::kGrad);
+  b.pair(tok_embeddings, core::OpRole::kParam, emb_grad32, core::OpRole::kGrad);
 
   // Output node: the logits, then every parameter's gradient in parameter order.
   std::vector<NodeId> outputs = {out_proj.out};

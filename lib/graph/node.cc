@@ -24,16 +24,6 @@ constexpr std::array<std::pair<std::string_view, Phase>, 2> kPhases = {{
     {"backward", Phase::kBackward},
 }};
 
-constexpr std::array<std::pair<std::string_view, Role>, 7> kRoles = {{
-    {"none", Role::kNone},
-    {"param", Role::kParam},
-    {"buffer", Role::kBuffer},
-    {"input", Role::kInput},
-    {"tangent", Role::kTangent},
-    {"grad", Role::kGrad},
-    {"output", Role::kOutput},
-}};
-
 constexpr std::array<std::pair<std::string_view, Checkpoint>, 3> kCheckpoints = {{
     {"none", Checkpoint::kNone},
     {"save", Checkpoint::kSave},
@@ -46,12 +36,6 @@ std::string_view phase_name(Phase phase) { return kPhases[static_cast<std::size_
 
 core::Result<Phase> parse_phase(std::string_view text, std::string_view what) {
   return parse_enum(kPhases, text, what, "phase");
-}
-
-std::string_view role_name(Role role) { return kRoles[static_cast<std::size_t>(role)].first; }
-
-core::Result<Role> parse_role(std::string_view text, std::string_view what) {
-  return parse_enum(kRoles, text, what, "role");
 }
 
 std::string_view checkpoint_name(Checkpoint checkpoint) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/op_role.h"
 #include "core/result.h"
 #include "graph/attributes.h"
 #include "graph/op_kind.h"
@@ -26,11 +27,6 @@ constexpr NodeId node_id(std::size_t index) { return NodeId{static_cast<std::int
 
 enum class Phase : std::uint8_t { kForward, kBackward };
 
-// What a node is to the training step. Placeholders are kParam, kBuffer, kInput or kTangent; the
-// node whose value is returned as a gradient is kGrad (pair: its param or input); the node whose
-// value is the model output is kOutput (pair: its tangent).
-enum class Role : std::uint8_t { kNone, kParam, kBuffer, kInput, kTangent, kGrad, kOutput };
-
 // Activation-checkpoint metadata (AutoParallel's `recompute` tag): it never changes the joint
 // graph (docs/reference/strategy_selection.md §5.6), only which forward values the partitioned
 // backward recomputes.
@@ -45,7 +41,8 @@ struct Node {
   Attributes attrs;
   Phase phase = Phase::kForward;
   std::int32_t layer = -1;  // -1: prologue / epilogue / global
-  Role role = Role::kNone;
+  // pair: kGrad <-> its kParam or kInput, kOutput <-> its kTangent.
+  core::OpRole role = core::OpRole::kNone;
   NodeId pair = kNoNode;
   Checkpoint checkpoint = Checkpoint::kNone;
 
@@ -56,19 +53,9 @@ struct Node {
 std::string_view phase_name(Phase phase);
 core::Result<Phase> parse_phase(std::string_view text, std::string_view what);
 
-// "none", "param", "buffer", "input", "tangent", "grad", "output".
-std::string_view role_name(Role role);
-core::Result<Role> parse_role(std::string_view text, std::string_view what);
-
 // "none", "save", "recompute".
 std::string_view checkpoint_name(Checkpoint checkpoint);
 core::Result<Checkpoint> parse_checkpoint(std::string_view text, std::string_view what);
-
-// True for the placeholder roles.
-constexpr bool is_placeholder_role(Role role) {
-  return role == Role::kParam || role == Role::kBuffer || role == Role::kInput ||
-         role == Role::kTangent;
-}
 
 // "node 'NAME'", the prefix of every node-level error.
 std::string node_label(std::string_view name);

@@ -61,7 +61,8 @@ std::vector<char> recomputed_nodes(const Graph& graph) {
 std::vector<NodeId> gradient_roots(const Graph& graph) {
   std::vector<NodeId> roots;
   for (std::size_t i = 0; i < graph.size(); ++i) {
-    if (graph.nodes()[i].role == Role::kGrad) roots.push_back(gradient_chain(graph, i).back());
+    if (graph.nodes()[i].role == core::OpRole::kGrad)
+      roots.push_back(gradient_chain(graph, i).back());
   }
   std::sort(roots.begin(), roots.end());
   return roots;
@@ -70,7 +71,7 @@ std::vector<NodeId> gradient_roots(const Graph& graph) {
 std::vector<char> gradient_nodes(const Graph& graph) {
   std::vector<char> gradient(graph.size(), 0);
   for (std::size_t i = 0; i < graph.size(); ++i) {
-    if (graph.nodes()[i].role != Role::kGrad) continue;
+    if (graph.nodes()[i].role != core::OpRole::kGrad) continue;
     for (NodeId id : gradient_chain(graph, i)) gradient[static_cast<std::size_t>(index_of(id))] = 1;
   }
   return gradient;

@@ -146,10 +146,11 @@ Status check_inferred(const Graph& graph, const Node& node) {
 }
 
 // The role a node's pair must have.
-bool pair_roles_match(Role a, Role b) {
-  auto one_way = [](Role x, Role y) {
-    return (x == Role::kParam && y == Role::kGrad) || (x == Role::kInput && y == Role::kGrad) ||
-           (x == Role::kOutput && y == Role::kTangent);
+bool pair_roles_match(core::OpRole a, core::OpRole b) {
+  auto one_way = [](core::OpRole x, core::OpRole y) {
+    return (x == core::OpRole::kParam && y == core::OpRole::kGrad) ||
+           (x == core::OpRole::kInput && y == core::OpRole::kGrad) ||
+           (x == core::OpRole::kOutput && y == core::OpRole::kTangent);
   };
   return one_way(a, b) || one_way(b, a);
 }
@@ -157,18 +158,19 @@ bool pair_roles_match(Role a, Role b) {
 Status check_role(const Graph& graph, NodeId id) {
   const Node& node = graph.node(id);
   const bool placeholder = node.op == OpKind::kPlaceholder;
-  if (placeholder != is_placeholder_role(node.role)) {
+  if (placeholder != core::is_placeholder_role(node.role)) {
     return Error::bad_input(field(node, "role") + ": " +
-                            (placeholder ? "a placeholder needs role param, buffer, input or "
-                                           "tangent"
-                                         : "role '" + std::string(role_name(node.role)) +
-                                               "' is for placeholders only"));
+                            (placeholder
+                                 ? "a placeholder needs role param, buffer, input or "
+                                   "tangent"
+                                 : "role '" + std::string(core::graph_role_name(node.role)) +
+                                       "' is for placeholders only"));
   }
-  if (node.op == OpKind::kOutput && node.role != Role::kNone) {
+  if (node.op == OpKind::kOutput && node.role != core::OpRole::kNone) {
     return Error::bad_input(field(node, "role") + ": the output node has no role");
   }
   if (node.pair == kNoNode) {
-    if (node.role == Role::kGrad) {
+    if (node.role == core::OpRole::kGrad) {
       return Error::bad_input(field(node, "pair") + ": a grad names its param or input");
     }
     return {};
@@ -183,8 +185,9 @@ Status check_role(const Graph& graph, NodeId id) {
                             "' does not name this node back");
   }
   if (!pair_roles_match(node.role, partner.role)) {
-    return Error::bad_input(field(node, "pair") + ": a " + std::string(role_name(node.role)) +
-                            " cannot pair with a " + std::string(role_name(partner.role)) +
+    return Error::bad_input(field(node, "pair") + ": a " +
+                            std::string(core::graph_role_name(node.role)) + " cannot pair with a " +
+                            std::string(core::graph_role_name(partner.role)) +
                             " (pairs are param-grad, input-grad, output-tangent)");
   }
   return {};

@@ -34,14 +34,6 @@ std::span<const std::int64_t> row(const IntTensor& t, std::int64_t i) {
                                                          static_cast<std::size_t>(n));
 }
 
-IntTensor subtensor(const IntTensor& t, std::int64_t i) {
-  auto r = row(t, i);
-  IntTensor out;
-  if (!t.shape.empty()) out.shape.assign(t.shape.begin() + 1, t.shape.end());
-  out.values.assign(r.begin(), r.end());
-  return out;
-}
-
 std::vector<std::vector<std::int64_t>> to_rows(const IntTensor& t) {
   std::vector<std::vector<std::int64_t>> out;
   for (std::int64_t i = 0; i < rows(t); ++i) {

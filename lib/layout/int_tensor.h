@@ -22,9 +22,6 @@ std::int64_t rows(const IntTensor& t);
 // {1,3}. @pre 0 <= i < rows(t).
 std::span<const std::int64_t> row(const IntTensor& t, std::int64_t i);
 
-// Row `i` as a tensor of shape shape[1:]. @pre 0 <= i < rows(t).
-IntTensor subtensor(const IntTensor& t, std::int64_t i);
-
 // Every row, flattened. Example: to_rows([[0,2],[1,3]]) == {{0,2},{1,3}}.
 std::vector<std::vector<std::int64_t>> to_rows(const IntTensor& t);
 

@@ -47,12 +47,6 @@ std::string to_long_string(const Placement& p) {
   return "Replicate()";
 }
 
-// core::hash_combine under the name placement.h declares (the declaration goes when that header
-// next changes: removing it alone would rebuild nearly every file).
-std::size_t hash_combine(std::size_t seed, std::uint64_t value) {
-  return core::hash_combine(seed, value);
-}
-
 std::size_t hash_value(const Placement& p) {
   std::size_t h = core::hash_combine(0, static_cast<std::uint64_t>(p.kind()));
   h = core::hash_combine(h, static_cast<std::uint64_t>(p.reduce_op()));

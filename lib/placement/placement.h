@@ -112,9 +112,6 @@ std::string to_long_string(const Placement& p);
 // Deterministic hash (independent of the standard library's hash).
 std::size_t hash_value(const Placement& p);
 
-// Mixes `value` into `seed` (splitmix64 finaliser); shared by the hashes of this module.
-std::size_t hash_combine(std::size_t seed, std::uint64_t value);
-
 }  // namespace dtplan::placement
 
 template <>

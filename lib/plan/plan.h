@@ -18,6 +18,7 @@
 
 #include "collective/collective.h"
 #include "core/dtype.h"
+#include "core/op_role.h"
 #include "core/result.h"
 #include "core/training.h"
 #include "placement/placement.h"
@@ -51,10 +52,10 @@ struct PlanOp {
   std::string name;  // graph node name, unique
   std::string op;    // op kind, e.g. "mm", "einsum", "placeholder"
   Phase phase = Phase::kForward;
-  std::int32_t layer = -1;           // repeated-layer index, -1 outside the layers
-  std::string role;                  // "", "parameter", "gradient", "input", "tangent", "output"
-  std::vector<std::int32_t> inputs;  // producer op per input slot (earlier ops only)
-  std::vector<std::int64_t> shape;   // output 0's global shape
+  std::int32_t layer = -1;                  // repeated-layer index, -1 outside the layers
+  core::OpRole role = core::OpRole::kNone;  // plan JSON spelling: core::plan_role_name
+  std::vector<std::int32_t> inputs;         // producer op per input slot (earlier ops only)
+  std::vector<std::int64_t> shape;          // output 0's global shape
   core::DType dtype = core::DType::kF32;
   std::vector<placement::Placement> placements;  // output 0's chosen placements, one per mesh dim
   std::string strategy;      // the chosen strategy as text (strategy::format_strategy)

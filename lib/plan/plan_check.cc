@@ -96,12 +96,12 @@ core::Status check_op(const Plan& plan, std::size_t i) {
     return field_error(op_path(i, "placements"), "not in the form the writer gives, " +
                                                      placement::format_placement_list(*spec));
   }
-  if (std::find(kOpRoles.begin(), kOpRoles.end(), op.role) == kOpRoles.end()) {
-    return field_error(op_path(i, "role"), "unknown role '" + op.role + "'");
-  }
-  const bool graph_input = op.role == "parameter" || op.role == "input" || op.role == "tangent";
+  const bool graph_input = op.role == core::OpRole::kParam || op.role == core::OpRole::kInput ||
+                           op.role == core::OpRole::kTangent;
   if (graph_input && op.op != kPlaceholderOp) {
-    return field_error(op_path(i, "op"), "an op with role '" + op.role + "' is a placeholder");
+    return field_error(
+        op_path(i, "op"),
+        "an op with role '" + std::string(core::plan_role_name(op.role)) + "' is a placeholder");
   }
   if (op.op.empty()) return field_error(op_path(i, "op"), "is empty");
   if (op.op == kPlaceholderOp && !op.inputs.empty()) {

@@ -10,11 +10,11 @@
 //   model, layers  a name; layers is the number of distinct op layers (or 1 where no op has
 //                  one), each op's layer in [-1, layers);
 //   ops[i]         shape, dtype and placements make a valid TensorSpec on the mesh (shard dims
-//                  within the rank); role one of kOpRoles, and the roles and the op
-//                  "placeholder" of graph inputs have no inputs; compute_us finite in
-//                  [0, kMaxCostPs ps]; options >= 1; strategy either the op's placements or
-//                  "OUTPUTS <- INPUTS" (strategy::format_strategy) whose first output is the
-//                  op's placements;
+//                  within the rank); the roles and the op
+//                  "placeholder" of graph inputs (parameter, input, tangent) have no inputs;
+//                  compute_us finite in [0, kMaxCostPs ps]; options >= 1; strategy either the op's
+//                  placements or "OUTPUTS <- INPUTS" (strategy::format_strategy) whose first output
+//                  is the op's placements;
 //   training       grad_accum in [1, core::kMaxMicrobatches] (core/training.h); an op's schedule
 //   "recompute" only on
 //                  forward ops of a layer under a checkpoint policy, "gradient" only on backward
@@ -35,7 +35,6 @@
 // (redist::PriceCheck, redist_plan_check.h) and, under training.async_tp, checks the fused
 // matmuls against those async TP finds and prices in the plan (plan/async_tp.h).
 
-#include <array>
 #include <string_view>
 
 #include "core/result.h"
@@ -44,9 +43,6 @@
 
 namespace dtplan::plan {
 
-// The op roles the lowering writes (strategy::plan_role): "" for none.
-inline constexpr std::array<std::string_view, 7> kOpRoles = {
-    "", "parameter", "gradient", "input", "tangent", "output", "buffer"};
 // The op kind of graph inputs (graph::op_name of kPlaceholder).
 inline constexpr std::string_view kPlaceholderOp = "placeholder";
 // The op kind that takes one output of a multi-output op (graph::op_name of kGetitem): its

@@ -46,7 +46,7 @@ struct Families {
 Families families(const Plan& plan) {
   Families out;
   for (const PlanOp& op : plan.ops) {
-    if (op.role != "parameter") continue;
+    if (op.role != core::OpRole::kParam) continue;
     const std::string family = parameter_family(op.name);
     auto [it, added] = out.by_name.try_emplace(family);
     if (added) out.order.push_back(family);

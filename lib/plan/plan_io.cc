@@ -38,7 +38,7 @@ Json op_json(const PlanOp& op) {
             {"op", op.op},
             {"phase", phase_name(op.phase)},
             {"layer", op.layer},
-            {"role", op.role},
+            {"role", std::string(core::plan_role_name(op.role))},
             {"inputs", op.inputs},
             {"shape", op.shape},
             {"dtype", core::dtype_name(op.dtype)},
@@ -122,7 +122,8 @@ core::Result<PlanOp> read_op(const JsonReader& r, const Json& j, const std::stri
   DTPLAN_TRY(std::string phase, string_field(r, j, "phase", path));
   DTPLAN_TRY(op.phase, r.at(parse_phase(phase, "phase"), join_path(path, "phase")));
   DTPLAN_TRY(op.layer, int32_field(r, j, "layer", path));
-  DTPLAN_TRY(op.role, string_field(r, j, "role", path));
+  DTPLAN_TRY(std::string role, string_field(r, j, "role", path));
+  DTPLAN_TRY(op.role, r.at(core::parse_plan_role(role), join_path(path, "role")));
   DTPLAN_TRY(op.inputs, int32_list(r, j, "inputs", path));
   DTPLAN_TRY(op.shape, field<std::vector<std::int64_t>>(r, j, "shape", path, &JsonReader::ints));
   DTPLAN_TRY(std::string dtype, string_field(r, j, "dtype", path));

@@ -23,10 +23,10 @@ Move SearchSpace::single_move(StepKind kind, int m, const Placement& src,
 
 SearchSpace::Chain SearchSpace::chain_of(std::int32_t t) const {
   Chain c;
-  const int k = td_index(t);
-  c.length = k < 0 ? 0 : order_length(k);
+  const int k = current_.find(t);
+  c.length = k < 0 ? 0 : current_.length(k);
   for (int i = 0; i < c.length; ++i) {
-    c.dims[idx(i)] = order_mesh_dim(k, i);
+    c.dims[idx(i)] = current_.mesh_dim(k, i);
     c.pids[idx(i)] = pid_[c.dims[idx(i)]];
   }
   return c;
@@ -47,15 +47,15 @@ void SearchSpace::append(Move& mv, int x, std::uint8_t np, std::int32_t t) {
 
 bool SearchSpace::removable(int k, int m) const {
   const std::uint8_t p = pid_[idx(m)];
-  if (kind_[p] < kPidS || tdim_[p] != order_tensor_dim(k)) return false;
-  const int length = order_length(k);
-  return sizes_[idx(m)] == 1 || (length > 0 && order_mesh_dim(k, length - 1) == m);
+  if (kind_[p] < kPidS || tdim_[p] != current_.tensor_dim(k)) return false;
+  const int length = current_.length(k);
+  return sizes_[idx(m)] == 1 || (length > 0 && current_.mesh_dim(k, length - 1) == m);
 }
 
 bool SearchSpace::removals(MoveVisitor& v, std::uint8_t from,
                            std::span<const std::uint8_t> targets) {
-  for (int k = 0; k < order_count(); ++k) {
-    const std::int32_t a = order_tensor_dim(k);
+  for (int k = 0; k < current_.count; ++k) {
+    const std::int32_t a = current_.tensor_dim(k);
     for (int m = 0; m < ndim_; ++m) {
       const std::uint8_t p = pid_[idx(m)];
       if (!removable(k, m) || (from != kAnyShard && kind_[p] != from)) continue;

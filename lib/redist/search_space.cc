@@ -132,13 +132,6 @@ StateKey SearchSpace::encode(const RedistState& state) const {
   return k;
 }
 
-int SearchSpace::td_index(std::int32_t t) const {
-  for (int k = 0; k < order_count(); ++k) {
-    if (order_tensor_dim(k) == t) return k;
-  }
-  return -1;
-}
-
 ChainStats SearchSpace::chain(std::int32_t t, const std::uint8_t* dims, const std::uint8_t* pids,
                               int len) {
   ChainKey key{0, 0, t, len};
@@ -174,7 +167,7 @@ void SearchSpace::load(StateKey key) {
   Orders& o = current_;
   // Restore the lengths of the previous state's split tensor dims.
   for (int k = 0; k < o.count; ++k) {
-    const auto t = static_cast<std::size_t>(o.tensor_dim[static_cast<std::size_t>(k)]);
+    const auto t = static_cast<std::size_t>(o.tensor_dim(k));
     ml_[t] = shape_[t];
   }
   o.count = 0;
@@ -186,33 +179,16 @@ void SearchSpace::load(StateKey key) {
     if (kind_[pid_[um]] < kPidS) continue;
     shards *= static_cast<double>(sizes_[um]);
     const std::int32_t t = tdim_[pid_[um]];
-    int k = td_index(t);
-    if (k < 0) {
-      k = o.count++;
-      o.tensor_dim[static_cast<std::size_t>(k)] = t;
-      o.length[static_cast<std::size_t>(k)] = 0;
-    }
-    if (sizes_[um] > 1) {
-      o.dims[static_cast<std::size_t>(k)][pos_[um]] = static_cast<std::uint8_t>(m);
-      ++o.length[static_cast<std::size_t>(k)];
-    }
+    int k = o.find(t);
+    if (k < 0) k = o.add(t);
+    if (sizes_[um] > 1) o.place(k, pos_[um], static_cast<std::uint8_t>(m));
   }
   ideal_ = global_bytes_ / shards;
-  // Tensor dims ascending (insertion sort of at most 8).
-  for (int i = 1; i < o.count; ++i) {
-    for (int j = i; j > 0 && o.tensor_dim[static_cast<std::size_t>(j - 1)] >
-                                 o.tensor_dim[static_cast<std::size_t>(j)];
-         --j) {
-      std::swap(o.tensor_dim[static_cast<std::size_t>(j - 1)],
-                o.tensor_dim[static_cast<std::size_t>(j)]);
-      std::swap(o.length[static_cast<std::size_t>(j - 1)], o.length[static_cast<std::size_t>(j)]);
-      std::swap(o.dims[static_cast<std::size_t>(j - 1)], o.dims[static_cast<std::size_t>(j)]);
-    }
-  }
+  o.sort_by_tensor_dim();
   for (int k = 0; k < o.count; ++k) {
-    const Chain c = chain_of(order_tensor_dim(k));
-    ml_[static_cast<std::size_t>(order_tensor_dim(k))] =
-        chain_max(order_tensor_dim(k), c.dims.data(), c.pids.data(), c.length);
+    const Chain c = chain_of(o.tensor_dim(k));
+    ml_[static_cast<std::size_t>(o.tensor_dim(k))] =
+        chain_max(o.tensor_dim(k), c.dims.data(), c.pids.data(), c.length);
   }
 }
 
@@ -230,15 +206,9 @@ void SearchSpace::orders_of(StateKey key, Orders& o) const {
   for (int m = 0; m < ndim_; ++m) {
     const auto p = static_cast<std::uint8_t>(key.placements >> (8 * m));
     if (kind_[p] < kPidS || sizes_[static_cast<std::size_t>(m)] == 1) continue;
-    int s = 0;
-    while (s < o.count && o.tensor_dim[static_cast<std::size_t>(s)] != tdim_[p]) ++s;
-    if (s == o.count) {
-      o.tensor_dim[static_cast<std::size_t>(o.count++)] = tdim_[p];
-      o.length[static_cast<std::size_t>(s)] = 0;
-    }
-    o.dims[static_cast<std::size_t>(s)][(key.positions >> (4 * m)) & 0xf] =
-        static_cast<std::uint8_t>(m);
-    ++o.length[static_cast<std::size_t>(s)];
+    int s = o.find(tdim_[p]);
+    if (s < 0) s = o.add(tdim_[p]);
+    o.place(s, static_cast<int>((key.positions >> (4 * m)) & 0xf), static_cast<std::uint8_t>(m));
   }
 }
 
@@ -247,24 +217,18 @@ std::uint32_t SearchSpace::misplaced(StateKey key) const {
   orders_of(key, cur);
   std::uint32_t out = 0;
   for (int i = 0; i < cur.count; ++i) {
-    const auto ci = static_cast<std::size_t>(i);
-    int di = 0;
-    while (di < dst_orders_.count &&
-           dst_orders_.tensor_dim[static_cast<std::size_t>(di)] != cur.tensor_dim[ci]) {
-      ++di;
-    }
-    const int dst_length =
-        di < dst_orders_.count ? dst_orders_.length[static_cast<std::size_t>(di)] : 0;
+    const int di = dst_orders_.find(cur.tensor_dim(i));
+    const int dst_length = di < 0 ? 0 : dst_orders_.length(di);
     int k = 0;
-    for (; k < cur.length[ci] && k < dst_length; ++k) {
-      const std::uint8_t m = cur.dims[ci][static_cast<std::size_t>(k)];
-      if (dst_orders_.dims[static_cast<std::size_t>(di)][static_cast<std::size_t>(k)] != m ||
+    for (; k < cur.length(i) && k < dst_length; ++k) {
+      const std::uint8_t m = cur.mesh_dim(i, k);
+      if (dst_orders_.mesh_dim(di, k) != m ||
           static_cast<std::uint8_t>(key.placements >> (8 * m)) != dst_pid_[m]) {
         break;
       }
     }
-    for (; k < cur.length[ci]; ++k) {
-      const std::uint8_t m = cur.dims[ci][static_cast<std::size_t>(k)];
+    for (; k < cur.length(i); ++k) {
+      const std::uint8_t m = cur.mesh_dim(i, k);
       if (static_cast<std::uint8_t>(key.placements >> (8 * m)) == dst_pid_[m]) {
         out |= std::uint32_t{1} << m;
       }

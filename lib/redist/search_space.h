@@ -38,11 +38,10 @@
 #include "redist/flat_map.h"
 #include "redist/mesh_context.h"
 #include "redist/redist_state.h"
+#include "redist/search_orders.h"
 #include "redist/split_chain.h"
 
 namespace dtplan::redist {
-
-inline constexpr int kMaxSearchDims = 8;
 
 // The kinds of placement ids; kAnyShard matches S and _S.
 enum PidKind : std::uint8_t { kPidR, kPidP, kPidS, kPidSS, kAnyShard = 0xff };
@@ -156,8 +155,6 @@ class SearchSpace {
   };
 
   std::uint8_t pid_of(const placement::Placement& p) const;
-  // The index among the current state's split tensor dims of tensor dim t, or -1.
-  int td_index(std::int32_t t) const;
   // The current state's splits of tensor dim t (empty when it has none).
   Chain chain_of(std::int32_t t) const;
   // A move of one mesh dim m from the current state, its next key still the current one.
@@ -203,14 +200,7 @@ class SearchSpace {
   std::vector<std::uint8_t> partial_pids_;
   std::vector<std::uint8_t> strided_pids_;
   std::uint8_t sum_pid_ = 0xff;  // P(sum) if in the table
-  // The orders of a key's tensor dims (splits of size > 1): `count` tensor dims, each with
-  // `length` mesh dims in order.
-  struct Orders {
-    int count = 0;
-    std::array<std::int32_t, kMaxSearchDims> tensor_dim;
-    std::array<std::uint8_t, kMaxSearchDims> length;
-    std::array<std::array<std::uint8_t, kMaxSearchDims>, kMaxSearchDims> dims;
-  };
+  // The orders of a key's tensor dims (splits of size > 1), in the order of their first mesh dim.
   void orders_of(StateKey key, Orders& out) const;
 
   std::array<std::uint8_t, kMaxSearchDims> dst_pid_{};
@@ -221,19 +211,9 @@ class SearchSpace {
   StateKey key_;
   std::array<std::uint8_t, kMaxSearchDims> pid_{};
   std::array<std::uint8_t, kMaxSearchDims> pos_{};
-  // The orders of its split tensor dims (tensor dims ascending; a tensor dim split only by
-  // size-1 mesh dims has length 0), read through the accessors below.
+  // The orders of its split tensor dims, tensor dims ascending (a tensor dim split only by
+  // size-1 mesh dims has length 0).
   Orders current_{};
-  [[nodiscard]] int order_count() const { return current_.count; }
-  [[nodiscard]] std::int32_t order_tensor_dim(int k) const {
-    return current_.tensor_dim[static_cast<std::size_t>(k)];
-  }
-  [[nodiscard]] int order_length(int k) const {
-    return current_.length[static_cast<std::size_t>(k)];
-  }
-  [[nodiscard]] std::uint8_t order_mesh_dim(int k, int i) const {
-    return current_.dims[static_cast<std::size_t>(k)][static_cast<std::size_t>(i)];
-  }
   std::vector<std::int64_t> ml_;  // longest length per tensor dim
   double ideal_ = 0;
 };

@@ -48,6 +48,9 @@ StepQuery query_from_lengths(StepKind kind, std::uint32_t mesh_dims, int flatten
   return q;
 }
 
+namespace {
+
+// DTensor's byte count of a state: global bytes / product of its shard-like dims' sizes.
 double ideal_bytes(std::int64_t global_bytes, const RedistState& state,
                    std::span<const std::int64_t> sizes) {
   double shards = 1;
@@ -56,6 +59,8 @@ double ideal_bytes(std::int64_t global_bytes, const RedistState& state,
   }
   return static_cast<double>(global_bytes) / shards;
 }
+
+}  // namespace
 
 core::Result<StepQuery> make_query(const MeshContext& mesh, std::span<const std::int64_t> shape,
                                    core::DType dtype, const RedistState& before,

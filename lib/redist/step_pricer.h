@@ -40,10 +40,6 @@ StepQuery query_from_lengths(StepKind kind, std::uint32_t mesh_dims, int flatten
                              std::int32_t dst_dim, std::int64_t dst_after, std::int64_t item_bytes,
                              double ideal_bytes);
 
-// DTensor's byte count of a state: global bytes / product of its shard-like dims' sizes.
-double ideal_bytes(std::int64_t global_bytes, const RedistState& state,
-                   std::span<const std::int64_t> mesh_sizes);
-
 // The query of `t` applied to `before` (t must apply: see apply_transform).
 // @post error (kBadInput) if t names a flattened mesh the context lacks or that does not flatten
 //   exactly t's mesh dims.

@@ -5,6 +5,18 @@
 #include "core/checked.h"
 
 namespace dtplan::sim {
+namespace {
+
+// True for the collectives a ProcessGroup runs: all_gather, reduce_scatter, all_reduce,
+// all_to_all, broadcast.
+bool supported_collective(collective::Collective collective) {
+  using collective::Collective;
+  return collective == Collective::kAllGather || collective == Collective::kReduceScatter ||
+         collective == Collective::kAllReduce || collective == Collective::kAllToAll ||
+         collective == Collective::kBroadcast;
+}
+
+}  // namespace
 
 std::string group_string(const Group& group) { return shape_string(group); }
 
@@ -22,13 +34,6 @@ std::string describe(const CollectiveCall& call) {
     out += group_string(call.groups[i]);
   }
   return out + "]";
-}
-
-bool supported_collective(collective::Collective collective) {
-  using collective::Collective;
-  return collective == Collective::kAllGather || collective == Collective::kReduceScatter ||
-         collective == Collective::kAllReduce || collective == Collective::kAllToAll ||
-         collective == Collective::kBroadcast;
 }
 
 core::Status validate_call(const CollectiveCall& call, std::int64_t world_size) {

@@ -39,10 +39,6 @@ std::string group_string(const Group& group);
 // "all_reduce(sum) on [[0,1],[2,3]]", for messages.
 std::string describe(const CollectiveCall& call);
 
-// True for the collectives a ProcessGroup runs: all_gather, reduce_scatter, all_reduce,
-// all_to_all, broadcast.
-bool supported_collective(collective::Collective collective);
-
 // Checks what does not depend on data: a supported collective, at least one group, no empty
 // group, every rank in [0, world_size) and in at most one group of the call, the root inside the
 // groups. Errors name the call and the offending rank or group (kBadInput; kUnsupported for

@@ -41,8 +41,8 @@ std::string op_label(const plan::Plan& plan, std::size_t i) {
 }
 
 bool is_placeholder(const plan::PlanOp& op) {
-  return op.op == "placeholder" || op.role == "parameter" || op.role == "input" ||
-         op.role == "tangent";
+  return op.op == "placeholder" || op.role == core::OpRole::kParam ||
+         op.role == core::OpRole::kInput || op.role == core::OpRole::kTangent;
 }
 
 core::Status check_cost(double us, const std::string& what) {
@@ -162,7 +162,7 @@ std::vector<bool> parameter_derived(const plan::Plan& plan) {
   std::vector<bool> derived(plan.ops.size(), false);
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
     const plan::PlanOp& op = plan.ops[i];
-    if (op.role == "parameter") {
+    if (op.role == core::OpRole::kParam) {
       derived[i] = true;
     } else if (!op.inputs.empty() && !is_placeholder(op)) {
       derived[i] = std::all_of(op.inputs.begin(), op.inputs.end(), [&](std::int32_t p) {

@@ -8,8 +8,6 @@ namespace dtplan::sim {
 
 namespace {
 
-constexpr std::string_view kParameterRole = "parameter";
-constexpr std::string_view kInputRole = "input";
 constexpr std::string_view kEmbeddingOp = "embedding";
 constexpr std::string_view kSdpaPrefix = "_scaled_dot_product_";
 constexpr std::string_view kBackwardSuffix = "_backward";
@@ -24,7 +22,8 @@ std::int64_t numel(const std::vector<std::int64_t>& shape) {
 std::int32_t source_of(const plan::Plan& plan, std::int32_t op) {
   while (op >= 0) {
     const plan::PlanOp& o = plan.ops[static_cast<std::size_t>(op)];
-    if (o.role == kParameterRole || o.role == kInputRole || o.inputs.size() != 1) break;
+    if (o.role == core::OpRole::kParam || o.role == core::OpRole::kInput || o.inputs.size() != 1)
+      break;
     op = o.inputs[0];
   }
   return op;
@@ -47,7 +46,7 @@ core::Result<Throughput> plan_throughput(const plan::Plan& plan, double step_tim
     token_inputs.insert(source_of(plan, op.inputs[1]));
   }
   for (std::int32_t i : token_inputs) {
-    if (i >= 0 && plan.ops[static_cast<std::size_t>(i)].role == kInputRole) {
+    if (i >= 0 && plan.ops[static_cast<std::size_t>(i)].role == core::OpRole::kInput) {
       t.tokens_per_step += numel(plan.ops[static_cast<std::size_t>(i)].shape);
     }
   }
@@ -59,7 +58,8 @@ core::Result<Throughput> plan_throughput(const plan::Plan& plan, double step_tim
   t.tokens_per_step *= std::max<std::int64_t>(1, plan.training.grad_accum);
   for (std::size_t i = 0; i < plan.ops.size(); ++i) {
     const plan::PlanOp& op = plan.ops[i];
-    if (op.role == kParameterRole && embedding_weights.count(static_cast<std::int32_t>(i)) == 0) {
+    if (op.role == core::OpRole::kParam &&
+        embedding_weights.count(static_cast<std::int32_t>(i)) == 0) {
       t.parameters += numel(op.shape);
     }
     if (is_sdpa_forward(op) && op.shape.size() == 4 && !op.inputs.empty()) {

@@ -6,7 +6,7 @@
 //     parameters except the token embedding and S the key length (the dense count, causal
 //     masking ignored, recomputation not counted);
 //   mfu = FLOPs per token x tokens_per_s_per_gpu / the dense bf16 peak of one GPU.
-// Everything is read from the plan: parameters are the ops with role "parameter" (global shapes),
+// Everything is read from the plan: parameters are the ops with role kParam (global shapes),
 // the embedding's weight is the parameter its "embedding" op reads (through single-input ops
 // such as a cast), tokens are the elements of the "input" op that feeds the embedding, and each
 // forward SDPA op contributes its output's heads x head_dim x the key length of its input.

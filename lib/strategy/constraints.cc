@@ -46,9 +46,9 @@ Constraints default_constraints(const graph::Graph& graph, const GraphStrategies
     const graph::Node& node = graph.nodes()[i];
     if (node.outputs.empty()) continue;
     const std::size_t rank = node.outputs[0].shape.size();
-    if (node.role == graph::Role::kInput) {
+    if (node.role == core::OpRole::kInput) {
       pin(graph::node_id(i), default_input_placements(rank, mesh_ndim));
-    } else if (node.role == graph::Role::kOutput) {
+    } else if (node.role == core::OpRole::kOutput) {
       pin(graph::node_id(i), default_output_placements(rank, mesh_ndim));
     }
   }

@@ -7,26 +7,6 @@
 
 namespace dtplan::strategy {
 
-std::string_view plan_role(graph::Role role) {
-  switch (role) {
-    case graph::Role::kParam:
-      return "parameter";
-    case graph::Role::kGrad:
-      return "gradient";
-    case graph::Role::kInput:
-      return "input";
-    case graph::Role::kTangent:
-      return "tangent";
-    case graph::Role::kOutput:
-      return "output";
-    case graph::Role::kBuffer:
-      return "buffer";
-    case graph::Role::kNone:
-      break;
-  }
-  return "";
-}
-
 namespace {
 
 // The layer count of a graph: distinct layer ids >= 0.
@@ -60,7 +40,7 @@ core::Result<plan::Plan> lower_plan(const LowerInput& input, EdgeCoster& coster)
     p.op = node.op == graph::OpKind::kOther ? node.target : std::string(graph::op_name(node.op));
     p.phase = node.phase == graph::Phase::kForward ? plan::Phase::kForward : plan::Phase::kBackward;
     p.layer = node.layer;
-    p.role = std::string(plan_role(node.role));
+    p.role = node.role;
     for (graph::NodeId in : node.inputs) {
       const std::int32_t producer = op_index[static_cast<std::size_t>(graph::index_of(in))];
       if (producer < 0) {

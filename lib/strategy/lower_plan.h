@@ -35,10 +35,6 @@ struct LowerInput {
   core::TrainingOptions training{};                // plan.training; the ops' schedules follow
 };
 
-// plan::PlanOp::role of a graph role: "parameter", "gradient", "input", "tangent", "output",
-// "buffer", or "" (kNone).
-std::string_view plan_role(graph::Role role);
-
 // @pre choice has one entry per graph node, a valid strategy for every node with strategies.
 // @post errors: kUnsupported when a chosen pair cannot be redistributed (a labelling the
 //   solver forbids); kBadInput from the planner. The plan passes plan::check_plan.

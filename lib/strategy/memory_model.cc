@@ -63,7 +63,7 @@ core::Result<MemoryTerms> memory_terms(const graph::Graph& graph, const GraphStr
   const auto nodes = graph.nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const graph::Node& node = nodes[i];
-    if (node.role != graph::Role::kParam || node.outputs.empty()) continue;
+    if (node.role != core::OpRole::kParam || node.outputs.empty()) continue;
     const OpStrategy& op = strategies.of(graph::node_id(i));
     ParameterMemory p;
     p.param = graph::node_id(i);

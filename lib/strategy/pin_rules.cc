@@ -118,7 +118,10 @@ PinSet data_layout_pins(const plan::Plan& plan, std::string source) {
   PinSet out;
   out.source = std::move(source);
   for (const plan::PlanOp& op : plan.ops) {
-    if (op.role != "input" && op.role != "output" && op.role != "tangent") continue;
+    if (op.role != core::OpRole::kInput && op.role != core::OpRole::kOutput &&
+        op.role != core::OpRole::kTangent) {
+      continue;
+    }
     out.rules.push_back(
         {op.name, literal_pattern(op.name), PinKind::kPlacements, op.placements, 0});
   }

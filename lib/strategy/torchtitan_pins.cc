@@ -158,6 +158,21 @@ void add_attention_rules(const Roles& r, std::vector<PinRule>& rules) {
   rules.push_back(rule("ring_attention_grads", kLayer + "bwd\\.attention\\.sdpa\\.grad", p));
 }
 
+// "dp_replicate", "dp_shard", "cp", "tp".
+std::string_view mesh_role_name(MeshRole role) {
+  switch (role) {
+    case MeshRole::kDpReplicate:
+      return "dp_replicate";
+    case MeshRole::kDpShard:
+      return "dp_shard";
+    case MeshRole::kCp:
+      return "cp";
+    case MeshRole::kTp:
+      break;
+  }
+  return "tp";
+}
+
 core::Result<Roles> roles_of(const std::vector<std::string>& names,
                              std::span<const std::int64_t> sizes) {
   Roles r;
@@ -191,20 +206,6 @@ core::Result<Roles> roles_of(const std::vector<std::string>& names,
 }
 
 }  // namespace
-
-std::string_view mesh_role_name(MeshRole role) {
-  switch (role) {
-    case MeshRole::kDpReplicate:
-      return "dp_replicate";
-    case MeshRole::kDpShard:
-      return "dp_shard";
-    case MeshRole::kCp:
-      return "cp";
-    case MeshRole::kTp:
-      break;
-  }
-  return "tp";
-}
 
 core::Result<MeshRole> parse_mesh_role(std::string_view name) {
   if (name == "dp_replicate") return MeshRole::kDpReplicate;

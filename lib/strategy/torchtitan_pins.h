@@ -44,9 +44,6 @@ namespace dtplan::strategy {
 // The mesh dim roles torchtitan names.
 enum class MeshRole : std::uint8_t { kDpReplicate, kDpShard, kCp, kTp };
 
-// "dp_replicate", "dp_shard", "cp", "tp".
-std::string_view mesh_role_name(MeshRole role);
-
 // The role of a dim name ("dp" is dp_shard); error (kBadInput) for any other name.
 core::Result<MeshRole> parse_mesh_role(std::string_view name);
 

@@ -32,13 +32,13 @@ struct Synth {
   std::optional<placement::TensorSpec> spec;
 
   std::int32_t op(std::string name, double us, std::vector<std::int32_t> in, plan::Phase phase,
-                  std::int32_t layer, std::string role = "") {
+                  std::int32_t layer, core::OpRole role = core::OpRole::kNone) {
     plan::PlanOp o;
     o.name = std::move(name);
-    o.op = role == "parameter" ? "placeholder" : "mm";
+    o.op = role == core::OpRole::kParam ? "placeholder" : "mm";
     o.phase = phase;
     o.layer = layer;
-    o.role = std::move(role);
+    o.role = role;
     o.inputs = std::move(in);
     o.placements.assign(2, Placement::replicate());
     o.compute_us = us;
@@ -79,7 +79,7 @@ const plan::Plan& synthetic_plan() {
       for (int p = 0; p < 9; ++p) {
         params[static_cast<std::size_t>(l)].push_back(
             s.op("l" + std::to_string(l) + ".w" + std::to_string(p), 0, {}, plan::Phase::kForward,
-                 l, "parameter"));
+                 l, core::OpRole::kParam));
       }
     }
     std::int32_t x = s.op("embed", 50, {}, plan::Phase::kForward, -1);
@@ -118,8 +118,8 @@ const plan::Plan& synthetic_plan() {
       }
     }
     for (std::size_t k = 0; k < grads.size(); ++k) {
-      const std::int32_t out =
-          s.op("grad" + std::to_string(k), 0, {grads[k]}, plan::Phase::kBackward, -1, "output");
+      const std::int32_t out = s.op("grad" + std::to_string(k), 0, {grads[k]},
+                                    plan::Phase::kBackward, -1, core::OpRole::kOutput);
       s.redist(out, 0, StepKind::kReduceScatter, 0, 150);
     }
     std::sort(s.plan.redistributions.begin(), s.plan.redistributions.end(),

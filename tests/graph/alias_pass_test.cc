@@ -13,15 +13,15 @@ using core::DType;
 
 TEST_CASE("alias pass: multi-user nodes and outputs get one alias before the first user") {
   GraphBuilder b("g");
-  NodeId x = b.placeholder("x", Role::kInput, {{4, 8}, DType::kBF16});
-  NodeId w = b.placeholder("w", Role::kParam, {{4, 8}, DType::kBF16});
+  NodeId x = b.placeholder("x", core::OpRole::kInput, {{4, 8}, DType::kBF16});
+  NodeId w = b.placeholder("w", core::OpRole::kParam, {{4, 8}, DType::kBF16});
   b.scope("", 2, Phase::kForward);
   NodeId sq = b.op(OpKind::kMul, "sq", {x, x});  // x: users sq, y -> alias
   NodeId y = b.op(OpKind::kAdd, "y", {sq, x});   // y: user out (output) -> alias
   NodeId z = b.op(OpKind::kNeg, "z", {sq});      // sq: users z only (and y): 2 users -> alias
   b.scope("", 2, Phase::kBackward);
   NodeId gw = b.op(OpKind::kMul, "gw", {z, w});
-  b.pair(w, Role::kParam, gw, Role::kGrad);
+  b.pair(w, core::OpRole::kParam, gw, core::OpRole::kGrad);
   b.scope("", -1, Phase::kBackward);
   b.output({y, gw});
   Graph g = std::move(b).finish().value();
@@ -43,12 +43,12 @@ TEST_CASE("alias pass: multi-user nodes and outputs get one alias before the fir
         std::vector<NodeId>{*a.find("sq.alias"), *a.find("x.alias")});
   // The gradient role and its pair move to the alias the output node reads.
   const Node& gwa = a.node(*a.find("gw.alias"));
-  CHECK(gwa.role == Role::kGrad);
+  CHECK(gwa.role == core::OpRole::kGrad);
   CHECK(gwa.pair == *a.find("w"));
   CHECK(gwa.layer == 2);  // no user besides the output node: the producer's layer
   CHECK(gwa.phase == Phase::kBackward);
   CHECK(a.node(*a.find("w")).pair == *a.find("gw.alias"));
-  CHECK(a.node(*a.find("gw")).role == Role::kNone);
+  CHECK(a.node(*a.find("gw")).role == core::OpRole::kNone);
   CHECK(a.node(*a.find("output")).inputs ==
         std::vector<NodeId>{*a.find("y.alias"), *a.find("gw.alias")});
   // Idempotent.

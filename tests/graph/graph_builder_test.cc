@@ -11,8 +11,8 @@ using core::DType;
 
 TEST_CASE("graph builder: scoped names, inferred outputs, pairs") {
   GraphBuilder b("mlp");
-  NodeId x = b.placeholder("x", Role::kInput, {{4, 8}, DType::kBF16});
-  NodeId w = b.placeholder("w", Role::kParam, {{8, 2}, DType::kBF16});
+  NodeId x = b.placeholder("x", core::OpRole::kInput, {{4, 8}, DType::kBF16});
+  NodeId w = b.placeholder("w", core::OpRole::kParam, {{8, 2}, DType::kBF16});
   b.scope("layers.0", 0, Phase::kForward);
   NodeId y = b.op(OpKind::kMm, "mm", {x, w});
   NodeId s = b.op(OpKind::kSum, "sum", {y}, {{"dim", std::int64_t{1}}, {"keepdim", true}});
@@ -22,7 +22,7 @@ TEST_CASE("graph builder: scoped names, inferred outputs, pairs") {
   b.scope("layers.0.bwd", 0, Phase::kBackward);
   NodeId xt = b.op(OpKind::kT, "xt", {x});
   NodeId gw = b.op(OpKind::kMm, "gw", {xt, y});
-  b.pair(w, Role::kParam, gw, Role::kGrad);
+  b.pair(w, core::OpRole::kParam, gw, core::OpRole::kGrad);
   b.set_checkpoint(y, Checkpoint::kSave);
   b.scope("", -1, Phase::kBackward);
   b.output({s, p1, gw});
@@ -44,7 +44,7 @@ TEST_CASE("graph builder: scoped names, inferred outputs, pairs") {
 
 TEST_CASE("graph builder: the first error is latched and returned") {
   GraphBuilder b("bad");
-  NodeId x = b.placeholder("x", Role::kInput, {{4, 8}, DType::kBF16});
+  NodeId x = b.placeholder("x", core::OpRole::kInput, {{4, 8}, DType::kBF16});
   NodeId y = b.op(OpKind::kMm, "mm", {x, x});  // [4,8] x [4,8]: inner sizes differ
   CHECK(y == kNoNode);
   CHECK_FALSE(b.ok());
@@ -56,8 +56,8 @@ TEST_CASE("graph builder: the first error is latched and returned") {
   CHECK(g.error().message == "node 'mm' field 'inputs': mm needs [m,k] x [k,n], got [4,8] x [4,8]");
 
   GraphBuilder dup("dup");
-  dup.placeholder("x", Role::kInput, {{1}, DType::kF32});
-  dup.placeholder("x", Role::kInput, {{1}, DType::kF32});
+  dup.placeholder("x", core::OpRole::kInput, {{1}, DType::kF32});
+  dup.placeholder("x", core::OpRole::kInput, {{1}, DType::kF32});
   CHECK(std::move(dup).finish().error().message ==
         "node 'x' field 'name': duplicate name (names must be unique)");
 }

@@ -12,7 +12,7 @@ Node leaf(std::string name) {
   Node n;
   n.name = std::move(name);
   n.op = OpKind::kPlaceholder;
-  n.role = Role::kInput;
+  n.role = core::OpRole::kInput;
   n.outputs = {TensorMeta{{4}, core::DType::kF32}};
   return n;
 }

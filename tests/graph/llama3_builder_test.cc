@@ -156,11 +156,11 @@ TEST_CASE("llama3 builder: parameter counts and gradient pairs") {
   std::size_t params = 0;
   for (std::size_t i = 0; i < g.size(); ++i) {
     const Node& p = g.nodes()[i];
-    if (p.role != Role::kParam) continue;
+    if (p.role != core::OpRole::kParam) continue;
     ++params;
     REQUIRE(p.pair != kNoNode);
     const Node& grad = g.node(p.pair);
-    CHECK(grad.role == Role::kGrad);
+    CHECK(grad.role == core::OpRole::kGrad);
     CHECK(grad.op == OpKind::kAlias);
     CHECK(grad.outputs[0] == p.outputs[0]);
     CHECK(grad.layer == p.layer);
@@ -169,7 +169,7 @@ TEST_CASE("llama3 builder: parameter counts and gradient pairs") {
   CHECK(params == 2 + 32 * 9 + 1);
   CHECK(output.inputs.size() == params + 1);
   const Node& logits = g.node(output.inputs[0]);
-  CHECK(logits.role == Role::kOutput);
+  CHECK(logits.role == core::OpRole::kOutput);
   CHECK(g.node(logits.pair).name == "logits.tangent");
   // 70B: the graph's parameter count follows the closed form at any depth.
   Llama3Config c70 = test_models::llama3_70b();

@@ -122,11 +122,11 @@ TEST_CASE("model files: the FX export sample loads") {
   // Aliases were inserted: for the multi-user tensors and the three outputs.
   CHECK(op_count(s, OpKind::kAlias) > 3);
   const Node& w0 = g.node(*g.find("layers.0.fc.weight"));
-  CHECK(w0.role == Role::kParam);
-  CHECK(g.node(w0.pair).role == Role::kGrad);
+  CHECK(w0.role == core::OpRole::kParam);
+  CHECK(g.node(w0.pair).role == core::OpRole::kGrad);
   CHECK(g.node(w0.pair).outputs[0] == w0.outputs[0]);
-  CHECK(g.node(*g.find("tangents_1")).role == Role::kTangent);
-  CHECK(g.node(g.node(*g.find("tangents_1")).pair).role == Role::kOutput);
+  CHECK(g.node(*g.find("tangents_1")).role == core::OpRole::kTangent);
+  CHECK(g.node(g.node(*g.find("tangents_1")).pair).role == core::OpRole::kOutput);
   // Layer 1 computes its input's gradient, layer 0 does not: the layers are not isomorphic.
   CHECK(g.repeats().empty());
   CHECK(s.layers.size() == 3);

@@ -51,10 +51,11 @@ TEST_CASE("repeat regions: stripped LLaMA3 graphs get the builder's layers back"
 TEST_CASE("repeat regions: a chain of identical MLP blocks") {
   for (int blocks : {2, 3, 7}) {
     GraphBuilder b("mlp");
-    NodeId x = b.placeholder("x", Role::kInput, {{8, 16}, DType::kF32});
+    NodeId x = b.placeholder("x", core::OpRole::kInput, {{8, 16}, DType::kF32});
     for (int i = 0; i < blocks; ++i) {
       b.scope("block" + std::to_string(i), -1, Phase::kForward);
-      NodeId w = b.placeholder("w" + std::to_string(i), Role::kParam, {{16, 16}, DType::kF32});
+      NodeId w =
+          b.placeholder("w" + std::to_string(i), core::OpRole::kParam, {{16, 16}, DType::kF32});
       NodeId h = b.op(OpKind::kMm, "mm", {x, w});
       NodeId r = b.op(OpKind::kRelu, "relu", {h});
       x = b.op(OpKind::kAdd, "residual", {x, r});
@@ -79,7 +80,7 @@ TEST_CASE("repeat regions: a chain of identical MLP blocks") {
 
 TEST_CASE("repeat regions: nothing repeats in a graph of distinct ops") {
   GraphBuilder b("distinct");
-  NodeId x = b.placeholder("x", Role::kInput, {{4, 4}, DType::kF32});
+  NodeId x = b.placeholder("x", core::OpRole::kInput, {{4, 4}, DType::kF32});
   NodeId y = b.op(OpKind::kNeg, "neg", {x});
   NodeId z = b.op(OpKind::kExp, "exp", {y});
   b.op(OpKind::kSum, "sum", {z});

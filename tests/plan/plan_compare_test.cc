@@ -16,7 +16,7 @@ using collective::Collective;
 PlanOp parameter(const std::string& name, const std::string& placements) {
   PlanOp op;
   op.name = name;
-  op.role = "parameter";
+  op.role = core::OpRole::kParam;
   op.placements = placement::parse_placement_list(placements, "test").value().placements;
   return op;
 }

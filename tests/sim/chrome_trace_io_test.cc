@@ -24,7 +24,7 @@ plan::Plan sample_plan() {
   const auto y = b.op("y", 40, {x, w}, plan::Phase::kForward, 0);
   b.redistribute(y, 1, {all_gather({0}, 30), all_gather({1}, 8)});
   const auto g = b.op("g", 60, {y}, plan::Phase::kBackward, 0);
-  const auto o = b.op("grad", 0, {g}, plan::Phase::kBackward, -1, "output");
+  const auto o = b.op("grad", 0, {g}, plan::Phase::kBackward, -1, core::OpRole::kOutput);
   b.redistribute(o, 0, {reduce_scatter({0, 1}, 25, "dp_tp")});
   return b.build();
 }

@@ -27,7 +27,7 @@ plan::Plan fsdp_plan(const core::TrainingOptions& training) {
   const auto f = b.op("f", 10, {x, w}, plan::Phase::kForward, 0);
   const auto g = b.op("g", 20, {f}, plan::Phase::kBackward, 0);
   const auto gw = b.op("gw", 7, {g}, plan::Phase::kBackward, 0);
-  const auto gc = b.op("gc", 1, {gw}, plan::Phase::kBackward, 0, "gradient");
+  const auto gc = b.op("gc", 1, {gw}, plan::Phase::kBackward, 0, core::OpRole::kGrad);
   b.redistribute(f, 1, {all_gather({0}, 5)});
   b.redistribute(gc, 0, {reduce_scatter({0}, 6)});
   plan::Plan p = b.build();

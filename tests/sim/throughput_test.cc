@@ -13,7 +13,7 @@ using testing::PlanBuilder;
 
 TEST_CASE("throughput: tokens/s per GPU and MFU by hand") {
   PlanBuilder b({2}, {"dp"}, 8);
-  const auto tokens = b.op("tokens", 0, {}, plan::Phase::kForward, -1, "input");
+  const auto tokens = b.op("tokens", 0, {}, plan::Phase::kForward, -1, core::OpRole::kInput);
   const auto emb_w = b.param("tok_embeddings.weight");
   const auto emb = b.op("tok_embeddings.embedding", 5, {emb_w, tokens});
   const auto wq = b.param("wq.weight");

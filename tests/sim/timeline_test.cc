@@ -308,8 +308,8 @@ TEST_CASE("timeline: gradient reduce-scatters overlap the rest of the backward")
   const auto l = b.op("loss", 10, {});
   const auto g1 = b.op("g1", 30, {l}, plan::Phase::kBackward, 1);
   const auto g0 = b.op("g0", 30, {g1}, plan::Phase::kBackward, 0);
-  const auto o1 = b.op("grad1", 0, {g1}, plan::Phase::kBackward, -1, "output");
-  const auto o0 = b.op("grad0", 0, {g0}, plan::Phase::kBackward, -1, "output");
+  const auto o1 = b.op("grad1", 0, {g1}, plan::Phase::kBackward, -1, core::OpRole::kOutput);
+  const auto o0 = b.op("grad0", 0, {g0}, plan::Phase::kBackward, -1, core::OpRole::kOutput);
   b.redistribute(o1, 0, {reduce_scatter({0}, 25)});
   b.redistribute(o0, 0, {reduce_scatter({0}, 25)});
   const Timeline tl = simulate(b.build());

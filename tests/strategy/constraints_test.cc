@@ -42,7 +42,7 @@ TEST_CASE("constraints: LLaMA3 defaults pin tokens and logits, tie gradients and
   // Every parameter is tied to its gradient (leader: the parameter, the earlier node), and the
   // tangent to the output.
   std::size_t params = 0;
-  for (const graph::Node& n : g.nodes()) params += n.role == graph::Role::kParam ? 1 : 0;
+  for (const graph::Node& n : g.nodes()) params += n.role == core::OpRole::kParam ? 1 : 0;
   CHECK(c.ties.size() == params + 1);
   for (const PairTie& t : c.ties) {
     CHECK(graph::index_of(t.leader) < graph::index_of(t.follower));

@@ -22,7 +22,7 @@ struct Chain {
 
 Chain chain_graph(bool identity = true) {
   graph::GraphBuilder b("chain");
-  const graph::NodeId x = b.placeholder("x", graph::Role::kInput, f32({8, 8}));
+  const graph::NodeId x = b.placeholder("x", core::OpRole::kInput, f32({8, 8}));
   const graph::NodeId a = b.op(OpKind::kAlias, "a", {x});
   const graph::NodeId p1 = b.op(OpKind::kPermute, "p1", {a}, {{"dims", Ints{1, 0}}});
   const graph::NodeId last =

@@ -96,7 +96,7 @@ TEST_CASE("graph strategies: the cache changes nothing but the work done") {
 
 TEST_CASE("graph strategies: errors name the node") {
   graph::GraphBuilder b("bad");
-  auto x = b.placeholder("x", graph::Role::kInput, {{4, 8}, core::DType::kF32});
+  auto x = b.placeholder("x", core::OpRole::kInput, {{4, 8}, core::DType::kF32});
   b.op(graph::OpKind::kNeg, "neg", {x});
   graph::Graph g = testing::finish(std::move(b));
   auto r = enumerate_graph(g, std::vector<std::int64_t>{0}, testing::h100());

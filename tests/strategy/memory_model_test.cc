@@ -15,7 +15,7 @@ TEST_CASE("memory model: parameters, gradients, Adam state and saved activations
   const Enumerated e = enumerate(g, {4});
   const MemoryTerms t = memory_terms(g, e.strategies).value();
   std::size_t params = 0;
-  for (const graph::Node& n : g.nodes()) params += n.role == graph::Role::kParam ? 1 : 0;
+  for (const graph::Node& n : g.nodes()) params += n.role == core::OpRole::kParam ? 1 : 0;
   REQUIRE(t.parameters.size() == params);
   for (const ParameterMemory& p : t.parameters) {
     const graph::Node& n = g.node(p.param);

@@ -113,10 +113,12 @@ TEST_CASE("literal_pattern and data_layout_pins: exact names; inputs, outputs an
   CHECK(literal_pattern("layers.0.attention.wq.weight") == "layers\\.0\\.attention\\.wq\\.weight");
   CHECK(literal_pattern("a(b)+c_1") == "a\\(b\\)\\+c_1");
   plan::Plan p;
-  p.ops.push_back({.name = "tokens", .role = "input", .placements = pl("S(0),S(0)")});
-  p.ops.push_back({.name = "w.weight", .role = "parameter", .placements = pl("S(0),R")});
-  p.ops.push_back({.name = "out.alias", .role = "output", .placements = pl("S(0),S(2)")});
-  p.ops.push_back({.name = "logits.tangent", .role = "tangent", .placements = pl("S(0),S(2)")});
+  p.ops.push_back({.name = "tokens", .role = core::OpRole::kInput, .placements = pl("S(0),S(0)")});
+  p.ops.push_back({.name = "w.weight", .role = core::OpRole::kParam, .placements = pl("S(0),R")});
+  p.ops.push_back(
+      {.name = "out.alias", .role = core::OpRole::kOutput, .placements = pl("S(0),S(2)")});
+  p.ops.push_back(
+      {.name = "logits.tangent", .role = core::OpRole::kTangent, .placements = pl("S(0),S(2)")});
   const PinSet pins = data_layout_pins(p, "--compare-optimal");
   CHECK(pins.source == "--compare-optimal");
   CHECK(pins.rules ==
@@ -155,7 +157,7 @@ TEST_CASE("plan_graph with pins: pins honoured, the rest optimal, never below th
   ModelPlanOptions same;
   std::vector<PinRule> rules;
   for (const graph::Node& n : g.nodes()) {
-    if (n.role != graph::Role::kParam) continue;
+    if (n.role != core::OpRole::kParam) continue;
     rules.push_back({n.name, literal_pattern(n.name), PinKind::kPlacements,
                      op_named(free.plan, n.name).placements, 0});
   }

@@ -50,13 +50,13 @@ TEST_CASE("plan_model: the tiny LLaMA3 plans with every solver; exact == CBC <= 
     CHECK(op_named(p, "logits.tangent").placements ==
           op_named(p, "output.einsum.alias").placements);
     for (const graph::Node& n : g.nodes()) {
-      if (n.role != graph::Role::kParam) continue;
+      if (n.role != core::OpRole::kParam) continue;
       CHECK(op_named(p, n.name).placements == op_named(p, g.node(n.pair).name).placements);
     }
     // The default budget: every parameter at its smallest shard (4-way here).
     std::int64_t min_params = 0;
     for (const graph::Node& n : g.nodes()) {
-      if (n.role == graph::Role::kParam) {
+      if (n.role == core::OpRole::kParam) {
         min_params += n.outputs[0].shape.empty() ? 4 : 4 * [&] {
           std::int64_t numel = 1;
           for (std::int64_t s : n.outputs[0].shape) numel *= s;

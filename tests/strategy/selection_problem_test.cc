@@ -41,7 +41,7 @@ Exported export_tiny(const std::vector<std::int64_t>& mesh, std::optional<std::i
 
 TEST_CASE("selection problem: x * x ties both argument slots to the producer") {
   graph::GraphBuilder b("square");
-  const graph::NodeId x = b.placeholder("x", graph::Role::kInput, f32({8, 8}));
+  const graph::NodeId x = b.placeholder("x", core::OpRole::kInput, f32({8, 8}));
   b.op(OpKind::kMul, "sq", {x, x});
   const Enumerated e = enumerate(finish(std::move(b)), {2});
   auto coster = make_coster(context({2}, {"dp"}));

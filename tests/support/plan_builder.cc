@@ -52,15 +52,15 @@ PlanBuilder::PlanBuilder(std::vector<std::int64_t> shape, std::vector<std::strin
 }
 
 std::int32_t PlanBuilder::param(const std::string& name, std::int32_t layer) {
-  return op(name, 0.0, {}, plan::Phase::kForward, layer, "parameter");
+  return op(name, 0.0, {}, plan::Phase::kForward, layer, core::OpRole::kParam);
 }
 
 std::int32_t PlanBuilder::op(const std::string& name, double compute_us,
                              std::vector<std::int32_t> inputs, plan::Phase phase,
-                             std::int32_t layer, const std::string& role) {
+                             std::int32_t layer, core::OpRole role) {
   plan::PlanOp op;
   op.name = name;
-  op.op = role == "parameter" ? "placeholder" : "mm";
+  op.op = role == core::OpRole::kParam ? "placeholder" : "mm";
   op.phase = phase;
   op.layer = layer;
   op.role = role;

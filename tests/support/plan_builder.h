@@ -41,11 +41,11 @@ class PlanBuilder {
   PlanBuilder(std::vector<std::int64_t> shape, std::vector<std::string> names,
               std::int64_t gpus_per_node, std::vector<std::vector<std::string>> flatten = {});
 
-  // A placeholder with role "parameter" (layer = the layer it belongs to).
+  // A placeholder with role kParam (layer = the layer it belongs to).
   std::int32_t param(const std::string& name, std::int32_t layer = -1);
   std::int32_t op(const std::string& name, double compute_us, std::vector<std::int32_t> inputs,
                   plan::Phase phase = plan::Phase::kForward, std::int32_t layer = -1,
-                  const std::string& role = "");
+                  core::OpRole role = core::OpRole::kNone);
   // A redistribution before `slot` of `consumer` (its producer is the op in that slot).
   void redistribute(std::int32_t consumer, std::int32_t slot, std::vector<StepSpec> steps);
 

@@ -33,12 +33,12 @@ plan::Plan small_model_plan() {
   p.model = "hand-made";
   p.layers = 1;
   p.mesh = mesh;
-  auto op = [&](std::string name, std::string kind, std::string role, std::vector<std::int32_t> in,
+  auto op = [&](std::string name, std::string kind, core::OpRole role, std::vector<std::int32_t> in,
                 const std::string& placements, double us) {
     plan::PlanOp o;
     o.name = std::move(name);
     o.op = std::move(kind);
-    o.role = std::move(role);
+    o.role = role;
     o.inputs = std::move(in);
     o.shape = {16, 16};
     o.placements = spec_of({16, 16}, placements, {2, 2, 2}).placements();
@@ -47,10 +47,10 @@ plan::Plan small_model_plan() {
     o.compute_us = us;
     p.ops.push_back(std::move(o));
   };
-  op("x", "placeholder", "input", {}, "S(0),R,R", 0);
-  op("w", "placeholder", "parameter", {}, "R,S(1),R", 0);
-  op("y", "mm", "", {0, 1}, "R,P(sum),R", 3.5);
-  op("z", "add", "", {2, 2}, "R,R,R", 0.25);
+  op("x", "placeholder", core::OpRole::kInput, {}, "S(0),R,R", 0);
+  op("w", "placeholder", core::OpRole::kParam, {}, "R,S(1),R", 0);
+  op("y", "mm", core::OpRole::kNone, {0, 1}, "R,P(sum),R", 3.5);
+  op("z", "add", core::OpRole::kNone, {2, 2}, "R,R,R", 0.25);
   p.ops[3].phase = plan::Phase::kBackward;
   p.redistributions.push_back({2, 0, 0, planned(mesh, {16, 16}, "S(0),R,R", "R,R,R")});
   p.redistributions.push_back({3, 0, 2, planned(mesh, {16, 16}, "R,P(sum),R", "R,R,R")});

@@ -89,6 +89,9 @@ void pareto_prune(const MemoryModel& model, const std::int64_t* absorbed_min,
   }
 }
 
+namespace {
+
+// Lagrangian cost c + μ·bytes of point p (model.multiplier).
 double lagrangian(const MemoryModel& model, const PointBuffer& points, std::int32_t p) {
   const std::size_t rows = model.rows();
   double v = points.cost[p];
@@ -98,6 +101,8 @@ double lagrangian(const MemoryModel& model, const PointBuffer& points, std::int3
   }
   return v;
 }
+
+}  // namespace
 
 double lagrangian_min(const MemoryModel& model, const Table& table, std::int64_t entry) {
   const std::size_t rows = model.rows();

@@ -51,8 +51,7 @@ void pareto_prune(const MemoryModel& model, const std::int64_t* absorbed_min,
 // True when the point's bytes satisfy every row's [low, high] (a complete assignment).
 bool within_bounds(const MemoryModel& model, const std::int64_t* mem);
 
-// Lagrangian cost c + μ·bytes of point p (model.multiplier), and the least over a table entry.
-double lagrangian(const MemoryModel& model, const PointBuffer& points, std::int32_t p);
+// The least Lagrangian cost c + μ·bytes (model.multiplier) over a table entry's points.
 double lagrangian_min(const MemoryModel& model, const Table& table, std::int64_t entry);
 
 // Gap filter without outside information: keeps the kept points whose Lagrangian cost is within

@@ -6,28 +6,10 @@
 #include <tuple>
 
 namespace dtplan::solve::detail {
+namespace {
 
-MemoryModel memory_model(const Problem& problem) {
-  MemoryModel m;
-  for (const MemoryRow& row : problem.memory) {
-    std::int64_t lo = 0, hi = 0;
-    for (const MemoryTerm& t : row.terms) {
-      lo += *std::min_element(t.bytes.begin(), t.bytes.end());
-      hi += *std::max_element(t.bytes.begin(), t.bytes.end());
-    }
-    const bool high_binds = hi > row.high_bytes;
-    const bool low_binds = lo < row.low_bytes;
-    m.low.push_back(row.low_bytes);
-    m.high.push_back(row.high_bytes);
-    m.total_min.push_back(lo);
-    m.total_max.push_back(hi);
-    m.direction.push_back(high_binds && low_binds ? RowDirection::kExact
-                          : low_binds             ? RowDirection::kHigherBetter
-                                                  : RowDirection::kLowerBetter);
-  }
-  return m;
-}
-
+// The factor of one node's unary (frontier when the node has memory terms in the rows).
+// `bytes[r]` holds the node's bytes per label in row r, or is empty when it has no term there.
 Factor unary_factor(NodeIndex node, const std::vector<double>& cost_us,
                     const std::vector<std::vector<std::int64_t>>& bytes, std::size_t rows) {
   auto t = std::make_shared<Table>();
@@ -59,6 +41,29 @@ Factor unary_factor(NodeIndex node, const std::vector<double>& cost_us,
     t->begin.push_back(static_cast<std::uint32_t>(t->point_cost.size()));
   }
   return {std::move(t), {node}};
+}
+
+}  // namespace
+
+MemoryModel memory_model(const Problem& problem) {
+  MemoryModel m;
+  for (const MemoryRow& row : problem.memory) {
+    std::int64_t lo = 0, hi = 0;
+    for (const MemoryTerm& t : row.terms) {
+      lo += *std::min_element(t.bytes.begin(), t.bytes.end());
+      hi += *std::max_element(t.bytes.begin(), t.bytes.end());
+    }
+    const bool high_binds = hi > row.high_bytes;
+    const bool low_binds = lo < row.low_bytes;
+    m.low.push_back(row.low_bytes);
+    m.high.push_back(row.high_bytes);
+    m.total_min.push_back(lo);
+    m.total_max.push_back(hi);
+    m.direction.push_back(high_binds && low_binds ? RowDirection::kExact
+                          : low_binds             ? RowDirection::kHigherBetter
+                                                  : RowDirection::kLowerBetter);
+  }
+  return m;
 }
 
 EngineProblem build_engine_problem(Problem problem) {

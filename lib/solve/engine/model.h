@@ -36,9 +36,4 @@ EngineProblem build_engine_problem(Problem problem);
 // The same problem without memory rows: scalar unaries, everything else shared.
 EngineProblem without_memory(const EngineProblem& problem);
 
-// The factor of one node's unary (frontier when the node has memory terms in `memory`'s rows).
-// `bytes[r]` holds the node's bytes per label in row r, or is empty when it has no term there.
-Factor unary_factor(NodeIndex node, const std::vector<double>& cost_us,
-                    const std::vector<std::vector<std::int64_t>>& bytes, std::size_t rows);
-
 }  // namespace dtplan::solve::detail

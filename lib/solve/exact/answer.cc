@@ -11,13 +11,17 @@
 #include "solve/memory/memory_repair.h"
 
 namespace dtplan::solve::detail {
+namespace {
+
+// Whether a has a labelling within SolveOptions::relative_gap of a.bound (a test: a is unchanged).
+bool near_bound(const Answer& a, const SolveOptions& options) {
+  return !a.labels.empty() && within_gap(a.cost_us, a.bound, options);
+}
+
+}  // namespace
 
 bool within_gap(double cost, double bound, const SolveOptions& options) {
   return options.relative_gap > 0 && cost - bound <= options.relative_gap * std::fabs(cost);
-}
-
-bool near_bound(const Answer& a, const SolveOptions& options) {
-  return !a.labels.empty() && within_gap(a.cost_us, a.bound, options);
 }
 
 Proof proof_with_gap(const Answer& a, const SolveOptions& options) {

@@ -33,14 +33,12 @@ struct Answer {
 // Whether a labelling costing `cost` is within SolveOptions::relative_gap of `bound`.
 bool within_gap(double cost, double bound, const SolveOptions& options);
 
-// Whether a has a labelling within SolveOptions::relative_gap of a.bound (a test: a is unchanged).
-bool near_bound(const Answer& a, const SolveOptions& options);
-
-// a.proof with the gap asked for tested: kWithinGap where a is not proven optimal and near_bound.
+// a.proof with the gap asked for tested: kWithinGap where a is not proven optimal and has a
+// labelling within SolveOptions::relative_gap of a.bound.
 Proof proof_with_gap(const Answer& a, const SolveOptions& options);
 
 // What a's labelling is proven to be against a.bound: kOptimal where it meets the bound (or is
-// already proven optimal), else kWithinGap where near_bound, else kNone.
+// already proven optimal), else kWithinGap where its labelling is within the gap, else kNone.
 Proof settled(const Answer& a, const SolveOptions& options);
 
 // The stop reason an answer reports: the limit that stopped its last exact solve, else kGap where

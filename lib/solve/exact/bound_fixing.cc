@@ -101,7 +101,7 @@ core::Result<Answer> fix_in_windows(Problem& problem, Answer a, const DualBound&
         a.bound = std::max(a.bound, std::min(threshold, within));
         return a;
       }
-      const double slack = 1e-9 * (std::fabs(threshold) + 1);
+      const double slack = rounding_slack(threshold);
       if (sol.found && sol.value_us <= threshold + slack) {
         a.proof = Proof::kOptimal;
         return a;
@@ -152,7 +152,7 @@ core::Result<Answer> solve_fixed(Problem problem, const SolveOptions& options,
     offer_repaired(a, problem, d.labels, eo);
     offer_block_copies(a, problem);
   }
-  // (b) The LP is tight: the best labelling is optimal (to the 1e-9 relative slack of the filter).
+  // (b) The LP is tight: the best labelling is optimal (to the filter's rounding_slack).
   if (!a.labels.empty() && meets_bound(a.cost_us, lb)) {
     a.bound = std::min(lb, a.cost_us);
     a.proof = Proof::kOptimal;

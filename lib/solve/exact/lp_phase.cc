@@ -3,7 +3,6 @@
 #include "solve/exact/lp_phase.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "solve/memory/memory_price.h"
 
@@ -46,7 +45,7 @@ DualBound lp_bound(Problem& problem, const Answer& a, const SolveOptions& option
   double enough = kForbidden;
   if (!a.labels.empty()) {
     const double c = a.cost_us;
-    enough = std::min(gap_stop(c, options.relative_gap), c - 0.5e-9 * (std::fabs(c) + 1));
+    enough = std::min(gap_stop(c, options.relative_gap), c - rounding_slack(c) / 2);
   }
   DualBoundOptions lp{.max_passes = bound_passes(problem, use == BoundUse::kWindows),
                       .deadline = eo.limits.deadline,

@@ -9,6 +9,7 @@
 
 #include "solve/engine/repeated.h"
 #include "solve/evaluate.h"
+#include "solve/lp/dual_bound.h"
 #include "solve/memory/lagrange.h"
 #include "solve/memory/window.h"
 
@@ -86,7 +87,7 @@ EngineSolution solve_with_memory(const EngineProblem& full, const std::vector<Gr
     // Too wide for the backward pass: one solve with the weaker per-entry gap filter.
     if (dual.found) {
       filtered.memory.max_reduced_cost =
-          dual.cost_us - dual.lower_bound_us + 1e-9 * (std::fabs(dual.cost_us) + 1);
+          dual.cost_us - dual.lower_bound_us + rounding_slack(dual.cost_us);
     }
     EngineSolution sol = solve_problem(filtered, shapes, eo, stats);
     if (best.found && (!sol.found || best.value_us < sol.value_us)) {
@@ -104,7 +105,7 @@ EngineSolution solve_with_memory(const EngineProblem& full, const std::vector<Gr
     const bool last = best.found && threshold >= best.value_us + offset;
     if (last) threshold = best.value_us + offset;
     // The slack keeps every point a rounding error could misjudge: the search stays exact.
-    filtered.memory.threshold = threshold + 1e-9 * (std::fabs(threshold) + 1);
+    filtered.memory.threshold = threshold + rounding_slack(threshold);
     EngineSolution sol = solve_problem(filtered, shapes, eo, stats, &*outside);
     if (!sol.complete) {  // its bound holds for the window only: the caller keeps the dual's
       best.complete = false;

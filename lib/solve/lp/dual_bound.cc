@@ -323,7 +323,7 @@ double gap_stop(double upper, double relative_gap) {
 }
 
 bool meets_bound(double cost, double bound) {
-  return std::isfinite(bound) && cost - bound <= 1e-9 * (std::fabs(bound) + 1);
+  return std::isfinite(bound) && cost - bound <= rounding_slack(bound);
 }
 
 DualBound dual_bound(const Problem& problem, const DualBoundOptions& options) {
@@ -362,7 +362,7 @@ DualBound dual_bound(const Problem& problem, const DualBoundOptions& options) {
     out.lower_bound_us = std::max(out.lower_bound_us, lb);
     if (!(out.lower_bound_us < kInf)) break;  // infeasible, proven
     if (out.lower_bound_us >= enough_us) break;
-    const double scale = 1e-9 * (std::fabs(out.lower_bound_us) + 1);
+    const double scale = rounding_slack(out.lower_bound_us);
     const double gap = out.upper_us - out.lower_bound_us;
     if (gap <= scale || gained <= scale) break;
     const double projected = gained * (max_passes - out.passes);

@@ -26,6 +26,7 @@
 // c=1: 1), and the decoded labelling (0, 0, 0) costs 0, so every label 1 goes.
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -87,8 +88,13 @@ DualBound dual_bound(const Problem& problem, const DualBoundOptions& options);
 // again until the time limit).
 double gap_stop(double upper, double relative_gap);
 
-// Whether a labelling costing `cost` meets the lower bound `bound`, so is optimal (to a 1e-9
-// relative slack against rounding). A bound of -inf (an LP stopped by the time limit before its
+// The slack against rounding of a cost or bound `x`, 1e-9 relative: 1e-9 * (|x| + 1). meets_bound
+// allows it; the exact solver's filters add it to their thresholds, so that a point a rounding
+// error could misjudge stays in and the search stays exact.
+inline double rounding_slack(double x) { return 1e-9 * (std::fabs(x) + 1); }
+
+// Whether a labelling costing `cost` meets the lower bound `bound`, so is optimal (to
+// rounding_slack(bound)). A bound of -inf (an LP stopped by the time limit before its
 // first pass) meets nothing: its slack would be +inf, and plans it "proved" were not optimal.
 bool meets_bound(double cost, double bound);
 

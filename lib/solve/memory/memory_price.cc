@@ -25,11 +25,16 @@ bool lean_decoding_counts(const Problem& priced, const std::vector<LabelIndex>& 
   return objective_us(priced, over) - d.lower_bound_us > (d.upper_us - d.lower_bound_us) / 4;
 }
 
+namespace {
+
+// The bytes of `labels` over row.high_bytes (0 within it).
 double row_excess(const MemoryRow& row, const std::vector<LabelIndex>& labels) {
   double bytes = 0;
   for (const MemoryTerm& t : row.terms) bytes += static_cast<double>(t.bytes[labels[t.node]]);
   return std::max(0.0, bytes - static_cast<double>(row.high_bytes));
 }
+
+}  // namespace
 
 double excess_bytes(const std::vector<MemoryRow>& rows, const std::vector<LabelIndex>& labels) {
   double out = 0;

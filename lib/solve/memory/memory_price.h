@@ -45,8 +45,7 @@ void restore_unaries(Problem& problem, SavedUnaries saved);
 // Σ_r rate[r] · high_r: what the priced LP bound exceeds the bound on labellings meeting the rows.
 double price_shift(const std::vector<MemoryRow>& rows, const std::vector<double>& rate);
 
-// The bytes of `labels` over row.high_bytes (0 within it), and that summed over the rows.
-double row_excess(const MemoryRow& row, const std::vector<LabelIndex>& labels);
+// The bytes of `labels` over the rows' high bounds (0 within them), summed over the rows.
 double excess_bytes(const std::vector<MemoryRow>& rows, const std::vector<LabelIndex>& labels);
 
 // Per node of the short chain: how many long nodes copy it (ShortChain::source).

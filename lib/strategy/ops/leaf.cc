@@ -51,8 +51,8 @@ core::Result<RuleOutput> leaf_rule(const OpContext& ctx) {
                                   std::to_string(ctx.num_outputs()));
   }
   std::vector<Placements> options = leaf_options(ctx.out_shape(0), ctx.mesh);
-  const bool strided = ctx.options.strided_params && (ctx.node.role == graph::Role::kParam ||
-                                                      ctx.node.role == graph::Role::kGrad);
+  const bool strided = ctx.options.strided_params && (ctx.node.role == core::OpRole::kParam ||
+                                                      ctx.node.role == core::OpRole::kGrad);
   if (strided) {
     const std::size_t plain = options.size();
     for (std::size_t k = 0; k < plain; ++k) {

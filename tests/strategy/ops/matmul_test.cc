@@ -57,8 +57,8 @@ TEST_CASE("mm: wrong operand ranks are bad input, not a crash") {
 TEST_CASE("mm: StridedShard variants behind strided_mm (AutoParallel PR #429)") {
   // x [2,4,8] viewed as [8,8]: R,S(1) on (2,2) flattens to R,_S(0,2); the mm then sees sf = 2.
   graph::GraphBuilder b("strided");
-  auto x = b.placeholder("x", graph::Role::kInput, bf16({2, 4, 8}));
-  auto w = b.placeholder("w", graph::Role::kParam, bf16({8, 8}));
+  auto x = b.placeholder("x", core::OpRole::kInput, bf16({2, 4, 8}));
+  auto w = b.placeholder("w", core::OpRole::kParam, bf16({8, 8}));
   auto flat = b.op(OpKind::kView, "flat", {x}, {{"size", std::vector<std::int64_t>{8, 8}}});
   b.op(OpKind::kMm, "mm", {flat, w});
   graph::Graph g = finish(std::move(b));
