@@ -9,7 +9,8 @@
 //      failed (an error evaluating it, SweepRow::error);
 //   2. step time per token ascending, i.e. training throughput descending (step_time_us /
 //      tokens_per_step; step_time_us alone when the model has no token count): with one global
-//      batch this is the step time's order (infeasible and failed rows: skipped, they have no step);
+//      batch this is the step time's order (infeasible and failed rows: skipped, they have no
+//      step);
 //   3. memory_bytes_per_rank ascending (infeasible and failed rows: skipped);
 //   4. shape, lexicographic on the dim sizes as integers ((2,2,16) < (2,32) < (4,16) < (64));
 //   5. names, lexicographic (dp_shard,cp before dp_shard,tp);

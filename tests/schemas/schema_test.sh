@@ -60,7 +60,7 @@ run sweep.small sweep --model tests/data/fx_export_sample.json --world 8 --dims 
 pairs+=("sweep_resume_fingerprint=$out/resume/fingerprint.json")
 for f in "$out"/resume/points/*.json; do pairs+=("sweep_resume_point=$f"); done
 # A failed point (its plan file cannot be written): a row with "error", exit 3.
-mkdir -p "$out/failed/8_dp.json"
+mkdir -p "$out/failed/8_dp_shard.json"
 code=0
 "$dtplan" sweep --model tests/data/fx_export_sample.json --world 8 --dims 1,2 --json \
   --plans "$out/failed" >"$out/sweep.failed.json" 2>/dev/null || code=$?

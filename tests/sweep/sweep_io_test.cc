@@ -98,7 +98,7 @@ TEST_CASE("sweep json: a failed row says so, with its message last") {
   testing::FakeEvaluator fake;
   fake.set({4, 4}, core::Error::internal("solver: lost"));
   const SweepSetup s{"fake-model", 2, "h100-dgx", 16, 8, {1, 2}, 0, "fake (test formula)"};
-  auto r = ok(run_sweep(s, ok(enumerate_candidates({.world = 16, .dims = {1, 2}})), fake));
+  auto r = ok(run_sweep(s, testing::fsdp_tp_candidates(16, {1, 2}), fake));
   const nlohmann::ordered_json doc = sweep_json(r);
   const auto& last = doc["results"][3];
   CHECK(last["shape"] == nlohmann::json::array({4, 4}));

@@ -15,7 +15,7 @@ shift 3
 tmp=$(mktemp -d /tmp/dtplan_sweep_processes_XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 sweep=("$dt" sweep --model "$src/tests/data/fx_export_sample.json" --world 16 --gpus-per-node 8
-       --dims 1,2,3 --threads 1 --quiet)
+       --dims 1,2,3 --cp 1,2 --threads 1 --quiet)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # run NAME [LAUNCHER...]: the text report with --csv, --html and --plans, and --json, into $tmp/NAME.*
@@ -51,17 +51,17 @@ case $mode in
     "${sweep[@]}" --json > "$tmp/plain.json" || fail "plain sweep"
     "${sweep[@]}" --json --resume "$tmp/r" > "$tmp/first.json" 2> "$tmp/first.err" || fail "first"
     cmp -s "$tmp/plain.json" "$tmp/first.json" || fail "--resume changed the report"
-    grep -qx "# resumed 0 of 7 points from $tmp/r" "$tmp/first.err" || fail "first: $(cat "$tmp/first.err")"
-    [ "$(ls "$tmp/r/points" | wc -l)" = 7 ] || fail "points recorded: $(ls "$tmp/r/points")"
-    rm "$tmp/r/points/16_dp.json" "$tmp/r/points/2x2x4_dp-cp-tp.json"
+    grep -qx "# resumed 0 of 8 points from $tmp/r" "$tmp/first.err" || fail "first: $(cat "$tmp/first.err")"
+    [ "$(ls "$tmp/r/points" | wc -l)" = 8 ] || fail "points recorded: $(ls "$tmp/r/points")"
+    rm "$tmp/r/points/16_dp_shard.json" "$tmp/r/points/2x2x4_dp_shard-cp-tp.json"
     # Only the deleted points are planned again: --plans receives theirs alone.
     "${sweep[@]}" --json --resume "$tmp/r" --plans "$tmp/again.plans" > "$tmp/again.json" \
       2> "$tmp/again.err" || fail "resumed: $(cat "$tmp/again.err")"
     cmp -s "$tmp/plain.json" "$tmp/again.json" || fail "the resumed report differs"
-    grep -qx "# resumed 5 of 7 points from $tmp/r" "$tmp/again.err" || fail "again: $(cat "$tmp/again.err")"
-    [ "$(ls "$tmp/again.plans" | tr '\n' ' ')" = "16_dp.json 2x2x4_dp-cp-tp.json " ] ||
+    grep -qx "# resumed 6 of 8 points from $tmp/r" "$tmp/again.err" || fail "again: $(cat "$tmp/again.err")"
+    [ "$(ls "$tmp/again.plans" | tr '\n' ' ')" = "16_dp_shard.json 2x2x4_dp_shard-cp-tp.json " ] ||
       fail "recomputed: $(ls "$tmp/again.plans")"
-    [ "$(ls "$tmp/r/points" | wc -l)" = 7 ] || fail "not recorded again"
+    [ "$(ls "$tmp/r/points" | wc -l)" = 8 ] || fail "not recorded again"
     # A different sweep in the same directory: refused, naming what differs.
     "${sweep[@]}" --json --resume "$tmp/r" --gap 0 > /dev/null 2> "$tmp/other.err"
     code=$?
@@ -71,19 +71,19 @@ case $mode in
     ;;
   failed)
     "${sweep[@]}" --json > "$tmp/plain.json" || fail "plain sweep"
-    mkdir -p "$tmp/plans/16_dp.json"  # a directory where the plan of mesh 16 goes: its write fails
+    mkdir -p "$tmp/plans/16_dp_shard.json"  # a directory where the plan of mesh 16 goes: its write fails
     "$@" "${sweep[@]}" --json --csv "$tmp/f.csv" --plans "$tmp/plans" > "$tmp/f.json" 2> "$tmp/f.err"
     code=$?
     [ $code = 3 ] || fail "exit $code, stderr: $(cat "$tmp/f.err")"
     # One line from dtplan (under mpirun, from rank 0 alone; mpirun adds its own note).
     [ "$(grep -c '^dtplan' "$tmp/f.err")" = 1 ] || fail "stderr: $(cat "$tmp/f.err")"
-    grep -q "^dtplan sweep: error: 1 of 7 points failed; first: mesh 16 (dp): --plans $tmp/plans/16_dp.json: " \
+    grep -q "^dtplan sweep: error: 1 of 8 points failed; first: mesh 16 (dp_shard): --plans $tmp/plans/16_dp_shard.json: " \
       "$tmp/f.err" || fail "stderr: $(cat "$tmp/f.err")"
     python3 - "$tmp/plain.json" "$tmp/f.json" "$tmp/f.csv" <<'PY' || fail "reports"
 import csv, json, sys
 plain, failed = (json.load(open(p)) for p in sys.argv[1:3])
 rows = failed["results"]
-assert len(rows) == 7, len(rows)
+assert len(rows) == 8, len(rows)
 last = rows[-1]
 assert last["shape"] == [16] and last["feasible"] is False and "is a directory" in last["error"], last
 strip = lambda r: {k: v for k, v in r.items() if k != "rank"}
