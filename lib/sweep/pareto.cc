@@ -50,7 +50,18 @@ std::vector<std::size_t> best_per_memory(const SweepResult& result) {
     const std::int64_t mb = result.rows[b].evaluation.memory_bytes_per_rank;
     return ma != mb ? ma < mb : a < b;
   });
-  return out;
+  // Of configurations with equal figures, the best-ranked one stands for them.
+  const auto same = [&](std::size_t a, std::size_t b) {
+    const MeshEvaluation& x = result.rows[a].evaluation;
+    const MeshEvaluation& y = result.rows[b].evaluation;
+    return x.memory_bytes_per_rank == y.memory_bytes_per_rank &&
+           time_per_token(x) == time_per_token(y);
+  };
+  std::vector<std::size_t> kept;
+  for (std::size_t i : out) {
+    if (kept.empty() || !same(kept.back(), i)) kept.push_back(i);
+  }
+  return kept;
 }
 
 }  // namespace dtplan::sweep

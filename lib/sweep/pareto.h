@@ -27,9 +27,9 @@ struct ParetoPoint {
 std::vector<std::int32_t> pareto_front(const std::vector<ParetoPoint>& points);
 
 // The best usable row for every memory limit: the Pareto front of the usable rows over (time per
-// token, memory per rank) (ranking.h), as indices into result.rows ordered by memory ascending
-// (ties: by rank). Row k is the best configuration for any limit from its memory up to the next
-// one's; below the first, nothing fits.
+// token, memory per rank) (ranking.h), as indices into result.rows ordered by memory ascending; of
+// rows with equal figures only the best-ranked one. Row k is the best configuration for any limit
+// from its memory up to the next one's; below the first, nothing fits.
 std::vector<std::size_t> best_per_memory(const SweepResult& result);
 
 }  // namespace dtplan::sweep

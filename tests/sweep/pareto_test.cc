@@ -49,5 +49,26 @@ TEST_CASE("pareto: random sets satisfy the definition and come out ordered") {
   }
 }
 
+TEST_CASE("pareto: best per memory limit, memory ascending, one row for equal figures") {
+  SweepResult r;
+  const auto row = [](double step, std::int64_t memory, bool fits) {
+    SweepRow x;
+    x.evaluation.step_time_us = step;
+    x.evaluation.memory_bytes_per_rank = memory;
+    x.fits_memory = fits;
+    return x;
+  };
+  // Ranked rows: 100 us at 50 B, 100 us at 50 B (a tie), 120 us at 40 B, 130 us at 60 B
+  // (dominated), 90 us at 10 B but over the limit (not usable).
+  r.rows = {row(100, 50, true), row(100, 50, true), row(120, 40, true), row(130, 60, true),
+            row(90, 10, false)};
+  CHECK(best_per_memory(r) == std::vector<std::size_t>{2, 0});
+  r.rows[0].evaluation.tokens_per_step = 2;  // time per token 50: now the best in time
+  r.rows[1].evaluation.tokens_per_step = 2;
+  CHECK(best_per_memory(r) == std::vector<std::size_t>{2, 0});
+  r.rows[2].evaluation.feasible = false;
+  CHECK(best_per_memory(r) == std::vector<std::size_t>{0});
+}
+
 }  // namespace
 }  // namespace dtplan::sweep
