@@ -36,7 +36,10 @@ std::optional<ShortChainStart> offer_short_chain(Answer& a, const Problem& probl
   if (!chain) return std::nullopt;
   EngineOptions short_eo = eo;
   const auto now = Clock::now();
-  short_eo.limits.deadline = now + (eo.limits.deadline - now) * 3 / 4;
+  // Three quarters of the time left, written so that an unlimited deadline (time_point::max())
+  // cannot overflow.
+  const auto left = eo.limits.deadline - now;
+  short_eo.limits.deadline = now + (left - left / 4);
   std::vector<MemoryRow> rows = std::move(chain->problem.memory);
   chain->problem.memory.clear();
   const BoundUse use = bound_use(options, chain->problem);
