@@ -105,7 +105,7 @@ sweep::PlanSink plan_writer(const std::string& dir, std::int64_t memory_limit_by
                             std::shared_ptr<std::atomic<std::int64_t>> written) {
   return [dir, memory_limit_bytes, written](const sweep::MeshCandidate& c,
                                             const plan::Plan& plan) -> core::Status {
-    if (memory_limit_bytes > 0 && plan.memory.peak_bytes_per_rank > memory_limit_bytes) {
+    if (!sweep::fits_memory(plan.memory.peak_bytes_per_rank, memory_limit_bytes)) {
       return core::Status{};
     }
     const std::string path = (std::filesystem::path(dir) / sweep::plan_file_name(c)).string();

@@ -33,8 +33,7 @@ SweepRow make_row(const SweepSetup& setup, const MeshCandidate& c, PointOutcome 
     row.evaluation.feasible = false;
     return row;
   }
-  row.fits_memory = setup.memory_limit_bytes == 0 ||
-                    row.evaluation.memory_bytes_per_rank <= setup.memory_limit_bytes;
+  row.fits_memory = fits_memory(row.evaluation.memory_bytes_per_rank, setup.memory_limit_bytes);
   return row;
 }
 

@@ -49,6 +49,11 @@ struct SweepRow {
   bool operator==(const SweepRow&) const = default;
 };
 
+// Whether `bytes` per rank fit `limit_bytes` (0: no limit): SweepRow::fits_memory's rule.
+inline bool fits_memory(std::int64_t bytes, std::int64_t limit_bytes) {
+  return limit_bytes == 0 || bytes <= limit_bytes;
+}
+
 // A row's training choices, its own or the setup's where unset.
 std::int64_t row_batch(const SweepSetup& setup, const MeshCandidate& c);
 std::int64_t row_grad_accum(const SweepSetup& setup, const MeshCandidate& c);
