@@ -249,13 +249,10 @@ Json plan_json(const strategy::ModelPlan& mp) {
                  {"solve_s", st.solve_s},
                  {"lower_s", st.lower_s},
                  {"total_s", st.total_s}};
-  j["problem"] = {{"nodes", st.problem.nodes},
-                  {"edges", st.problem.edges},
-                  {"labels", st.problem.labels},
-                  {"distinct_ops", st.distinct_ops},
-                  {"pairs_priced", st.pairs_priced},
-                  {"matrices_built", st.matrices_built},
-                  {"fused_allgathers", st.fused_allgathers}};
+  j["problem"] = {{"nodes", st.problem.nodes},         {"edges", st.problem.edges},
+                  {"labels", st.problem.labels},       {"distinct_ops", st.distinct_ops},
+                  {"pairs_priced", st.pairs_priced},   {"matrices_built", st.matrices_built},
+                  {"labels_pruned", st.labels_pruned}, {"fused_allgathers", st.fused_allgathers}};
   j["redistributions"] = mp.plan.redistributions.size();
   return j;
 }

@@ -76,6 +76,7 @@ core::Result<ModelPlan> plan_graph(const graph::Graph& graph, const mesh::Device
   out.stats.distinct_ops = static_cast<std::int64_t>(strategies.distinct_count());
   out.stats.pairs_priced = static_cast<std::int64_t>(coster.pairs_priced());
   out.stats.matrices_built = static_cast<std::int64_t>(coster.matrices_built());
+  out.stats.labels_pruned = sp.labels_pruned;
   return out;
 }
 

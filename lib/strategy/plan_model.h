@@ -78,6 +78,7 @@ struct PlanStats {
   std::int64_t distinct_ops = 0;    // distinct enumerations
   std::int64_t pairs_priced = 0;    // distinct (source, target) specs planned
   std::int64_t matrices_built = 0;  // distinct edge matrices
+  std::int64_t labels_pruned = 0;   // strategies the pinned problem's bound dropped (export)
   std::int64_t fused_allgathers = 0;
   std::vector<std::int64_t> pin_matches;  // per ModelPlanOptions::pins rule: the nodes it pinned
 };

@@ -40,8 +40,10 @@ core::Result<PlanProblem> export_plan_problem(const graph::Graph& graph,
     DTPLAN_TRY(out.pinned, apply_pin_rules(graph, out.strategies, options.pins, constraints));
   }
   DTPLAN_TRY(out.selection,
-             export_problem(graph, out.strategies, constraints, *out.coster,
-                            ExportOptions{options.followers, options.training, labels}));
+             export_problem(
+                 graph, out.strategies, constraints, *out.coster,
+                 ExportOptions{options.followers, options.training, labels,
+                               options.pins.empty() ? LabelPruning::kNone : LabelPruning::kBound}));
   if (!options.pins.empty()) {
     DTPLAN_CHECK(check_pin_conflicts(out.selection.problem, out.selection.graph_node, out.pinned,
                                      options.pins));

@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "placement/placement_text.h"
 #include "plan/step_runs.h"
+#include "strategy/bound_pruning.h"
 #include "strategy/step_schedule.h"
 
 namespace dtplan::strategy {
@@ -281,7 +282,6 @@ struct Builder {
   }
 
   core::Status add_memory() {
-    DTPLAN_TRY(sp.memory, memory_terms(graph, strategies, options.training));
     std::set<std::int32_t> pinned;
     for (const NodePin& pin : constraints.pins) pinned.insert(graph::index_of(pin.node));
     solve::MemoryRow row;
@@ -360,6 +360,110 @@ struct Builder {
     return {};
   }
 
+  // LabelPruning::kBound: prune_by_bound over every graph edge, in strategy indices (before
+  // restrict_labels renumbers them).
+  void prune_labels() {
+    std::vector<PruneNode> nodes(sp.graph_node.size());
+    for (std::size_t v = 0; v < nodes.size(); ++v) nodes[v].unary = sp.problem.nodes[v].cost_us;
+    auto terms = [&](graph::NodeId id) -> std::vector<std::span<const std::int64_t>>* {
+      const NodeIndex v = index(id);
+      return v < 0 ? nullptr : &nodes[static_cast<std::size_t>(v)].bytes;
+    };
+    for (const ParameterMemory& p : sp.memory.parameters) {
+      if (auto* t = terms(p.param))
+        t->insert(t->end(), {p.param_bytes, p.grad_bytes, p.optimizer_bytes});
+    }
+    for (const auto* list : {&sp.memory.activations, &sp.memory.accumulators}) {
+      for (const ActivationMemory& a : *list) {
+        if (auto* t = terms(a.node)) t->push_back(a.bytes);
+      }
+    }
+    fix_tied_followers(nodes);
+    GraphEdgeSource source{*this, {}};
+    std::vector<PruneEdge> edges;
+    for (std::size_t v = 0; v < sp.graph_node.size(); ++v) {
+      const graph::NodeId id = sp.graph_node[v];
+      const graph::Node& node = graph.node(id);
+      for (std::size_t slot = 0; slot < node.inputs.size(); ++slot) {
+        const graph::NodeId p = node.inputs[slot];
+        const NodeIndex u = index(p);
+        if (u < 0) continue;
+        const auto runs = static_cast<double>(plan::redistribution_runs(
+            schedules[static_cast<std::size_t>(graph::index_of(p))],
+            schedules[static_cast<std::size_t>(graph::index_of(id))], options.training));
+        edges.push_back({u, static_cast<NodeIndex>(v), runs});
+        source.slots.push_back({p, id, static_cast<std::int32_t>(slot)});
+      }
+    }
+    sp.labels_pruned = prune_by_bound(nodes, edges, source, allowed).dropped;
+  }
+
+  // Marks the tie endpoints for prune_labels, but first applies each tie whose leader has one
+  // allowed strategy and whose follower no other tie names: add_ties would map that strategy
+  // to the follower's first strategy with the same output 0, so the follower allows only it
+  // and is free of the tie (a tie the leader's strategy leaves no match for stays a tie).
+  void fix_tied_followers(std::vector<PruneNode>& nodes) {
+    std::map<NodeIndex, std::int32_t> ties_of;
+    for (const PairTie& tie : constraints.ties) ++ties_of[index(tie.follower)];
+    for (const PairTie& tie : constraints.ties) {
+      const NodeIndex leader = index(tie.leader);
+      const NodeIndex follower = index(tie.follower);
+      if (leader < 0 || follower < 0) continue;
+      const auto& a = allowed[static_cast<std::size_t>(leader)];
+      if (ties_of[follower] == 1 && std::count(a.begin(), a.end(), 1) == 1) {
+        const auto s = static_cast<std::size_t>(std::find(a.begin(), a.end(), 1) - a.begin());
+        const auto match = labels_with(op_of(follower), op_of(leader).strategies[s].outputs[0]);
+        auto& f = allowed[static_cast<std::size_t>(follower)];
+        if (!match.empty() && f[static_cast<std::size_t>(match.front())] != 0) {
+          std::fill(f.begin(), f.end(), 0);
+          f[static_cast<std::size_t>(match.front())] = 1;
+          continue;
+        }
+      }
+      nodes[static_cast<std::size_t>(leader)].tied = true;
+      nodes[static_cast<std::size_t>(follower)].tied = true;
+    }
+  }
+
+  // Edge costs for prune_labels, in strategy indices, memoised like add_edges' matrices.
+  struct GraphEdgeSource final : PruneEdgeSource {
+    struct Slot {
+      graph::NodeId producer;
+      graph::NodeId consumer;
+      std::int32_t slot;
+    };
+    Builder& b;
+    std::vector<Slot> slots;
+    GraphEdgeSource(Builder& builder, std::vector<Slot> s) : b(builder), slots(std::move(s)) {}
+
+    // 0 for every strategy of the op, else the coster's id of the list.
+    std::int32_t set_id(const OpStrategy& op, const std::vector<std::int32_t>& list) {
+      return list.size() == op.size() ? 0 : b.coster.label_set_id(list);
+    }
+    core::Result<EdgeMatrix> matrix(std::size_t e, const std::vector<std::int32_t>& us,
+                                    const std::vector<std::int32_t>& vs) override {
+      const Slot& s = slots[e];
+      const OpStrategy& pop = b.strategies.of(s.producer);
+      const OpStrategy& cop = b.strategies.of(s.consumer);
+      const std::size_t out = producer_output_index(b.graph.node(s.consumer));
+      const EdgeMatrixKey key{b.strategies.distinct_index(s.producer),
+                              static_cast<std::int32_t>(out),
+                              b.strategies.distinct_index(s.consumer),
+                              s.slot,
+                              set_id(pop, us),
+                              set_id(cop, vs)};
+      if (EdgeMatrix m = b.coster.memoised(key)) return m;
+      const std::vector<Placements> all = output_options(pop, out);
+      std::vector<Placements> sources, inputs;
+      for (std::int32_t u : us) sources.push_back(all[static_cast<std::size_t>(u)]);
+      for (std::int32_t v : vs) {
+        inputs.push_back(
+            cop.strategies[static_cast<std::size_t>(v)].inputs[static_cast<std::size_t>(s.slot)]);
+      }
+      return b.coster.matrix(key, b.graph.node(s.producer).outputs[out], sources, inputs);
+    }
+  };
+
   void add_repeats() {
     std::map<std::int32_t, std::vector<NodeIndex>> by_layer;
     for (std::size_t v = 0; v < sp.graph_node.size(); ++v) {
@@ -392,7 +496,13 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
   b.add_nodes();
   DTPLAN_CHECK(b.add_pins());
   b.add_repeats();
-  if (options.labels == LabelScope::kPinned) b.restrict_labels();
+  DTPLAN_TRY(b.sp.memory, memory_terms(graph, strategies, options.training));
+  if (options.labels == LabelScope::kPinned) {
+    if (options.pruning == LabelPruning::kBound && options.followers == FollowerMode::kFree) {
+      b.prune_labels();
+    }
+    b.restrict_labels();
+  }
   // The memory row reads only the nodes' allowed labels, which edges and ties leave as they are:
   // a limit below the minimum fails here, before any edge is priced.
   DTPLAN_CHECK(b.add_memory());

@@ -17,7 +17,8 @@
 //                 tied node already follows its producer, an edge (slot = its input count + k)
 //                 that is 0 on equal placements and +inf elsewhere
 //   pins          the strategies whose output 0 has the pinned placements, or the one pinned
-//                 strategy index; with LabelScope::kPinned the other strategies are no labels
+//                 strategy index; with LabelScope::kPinned the other strategies are no labels,
+//                 nor (LabelPruning::kBound) those no optimal plan takes
 //   memory row    "parameters" (default: Σ parameter bytes <= Σ of each parameter's minimum over
 //                 its allowed strategies, AutoParallel's default budget; pinned parameters are
 //                 left out, #475) or "memory" (with a limit: parameters + gradients + optimizer
@@ -61,12 +62,21 @@ enum class LabelScope : std::uint8_t {
   kPinned,
 };
 
+// Whether export drops, before pricing edges, the strategies a bound proves no optimal plan takes.
+enum class LabelPruning : std::uint8_t {
+  kNone,
+  // With LabelScope::kPinned and FollowerMode::kFree: prune_by_bound (bound_pruning.h) on the
+  // pinned problem; the exact solver's optima are unchanged, its problem and its edges smaller.
+  kBound,
+};
+
 struct ExportOptions {
   FollowerMode followers = FollowerMode::kFree;
   // The step priced: each node's cost and each edge's matrix are multiplied by their runs per
   // step (step_schedule.h, plan/step_runs.h); the memory terms are one microbatch's.
   core::TrainingOptions training{};
   LabelScope labels = LabelScope::kAll;
+  LabelPruning pruning = LabelPruning::kNone;
   bool operator==(const ExportOptions&) const = default;
 };
 
@@ -82,6 +92,7 @@ struct SelectionProblem {
   // and its bound; both 0 without a row.
   std::int64_t memory_minimum_bytes = 0;
   std::int64_t memory_limit_bytes = 0;
+  std::int64_t labels_pruned = 0;  // strategies LabelPruning::kBound dropped
 };
 
 // @post errors: kUnsupported when a pin matches no strategy ("node 'tokens': no strategy lays

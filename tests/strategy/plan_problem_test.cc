@@ -1,6 +1,7 @@
 // export_plan_problem() with LabelScope::kPinned against kAll on the tiny LLaMA3 pinned to
 // torchtitan's plan: fewer labels, only pinned strategies on pinned nodes, and the exact solver
-// chooses the same strategies at the same objective (with and without a memory limit).
+// chooses the same strategies at the same objective (with and without a memory limit), also
+// after the bound of bound_pruning.h dropped strategies.
 
 #include "strategy/plan_problem.h"
 
@@ -58,6 +59,8 @@ TEST_CASE("export_plan_problem: pinned labels only, the same exact plan") {
     std::size_t relabelled = 0;
     for (const auto& list : pinned.selection.label_strategy) relabelled += list.empty() ? 0 : 1;
     CHECK(relabelled > 0);
+    CHECK(pinned.selection.labels_pruned > 0);  // the bound (bound_pruning.h) drops some
+    CHECK(all.selection.labels_pruned == 0);
     CHECK(all.selection.label_strategy.size() == all.selection.graph_node.size());
     for (const auto& list : all.selection.label_strategy) CHECK(list.empty());
     double all_us = 0;

@@ -1,0 +1,212 @@
+#include "strategy/bound_pruning.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace dtplan::strategy {
+
+namespace {
+
+using solve::NodeIndex;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Union-find over the free nodes.
+struct Components {
+  std::vector<NodeIndex> parent;
+  explicit Components(std::size_t n) : parent(n) {
+    std::iota(parent.begin(), parent.end(), NodeIndex{0});
+  }
+  NodeIndex root(NodeIndex v) {
+    while (parent[static_cast<std::size_t>(v)] != v) {
+      const NodeIndex up = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+      parent[static_cast<std::size_t>(v)] = up;
+      v = up;
+    }
+    return v;
+  }
+  void unite(NodeIndex a, NodeIndex b) {
+    a = root(a);
+    b = root(b);
+    if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+  }
+};
+
+struct Pruner {
+  std::span<const PruneNode> nodes;
+  std::span<const PruneEdge> edges;
+  PruneEdgeSource& source;
+  std::vector<std::vector<std::int32_t>> lists{};   // per node: its allowed strategies
+  std::vector<std::vector<double>> local{};         // per free node, per entry of its list
+  std::vector<std::vector<std::size_t>> in_free{};  // per free node: edges from free producers
+
+  [[nodiscard]] bool fixed(NodeIndex v) const {
+    return lists[static_cast<std::size_t>(v)].size() == 1;
+  }
+
+  // local(): the unaries, plus the edges to fixed nodes; false when an edge cannot be priced.
+  bool add_local(std::vector<std::vector<char>>& allowed, Components& comps) {
+    for (std::size_t v = 0; v < nodes.size(); ++v) {
+      for (std::size_t s = 0; s < allowed[v].size(); ++s) {
+        if (allowed[v][s] != 0) lists[v].push_back(static_cast<std::int32_t>(s));
+      }
+      if (lists[v].empty()) return false;
+      for (std::int32_t s : lists[v])
+        local[v].push_back(nodes[v].unary[static_cast<std::size_t>(s)]);
+    }
+    in_free.resize(nodes.size());
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      const NodeIndex u = edges[e].u, v = edges[e].v;
+      const bool fu = fixed(u), fv = fixed(v);
+      if (fu && fv) continue;
+      if (!fu && !fv) {
+        comps.unite(u, v);
+        in_free[static_cast<std::size_t>(v)].push_back(e);
+        continue;
+      }
+      auto m =
+          source.matrix(e, lists[static_cast<std::size_t>(u)], lists[static_cast<std::size_t>(v)]);
+      if (!m.ok()) return false;
+      std::vector<double>& to = local[static_cast<std::size_t>(fu ? v : u)];
+      for (std::size_t i = 0; i < to.size(); ++i) to[i] += edges[e].runs * (**m)[i];
+    }
+    return true;
+  }
+
+  // The entries of v's list that are smallest in every memory term of v.
+  [[nodiscard]] std::vector<std::size_t> memory_minimal(NodeIndex v) const {
+    const auto& list = lists[static_cast<std::size_t>(v)];
+    std::vector<std::size_t> out(list.size());
+    std::iota(out.begin(), out.end(), std::size_t{0});
+    for (std::span<const std::int64_t> term : nodes[static_cast<std::size_t>(v)].bytes) {
+      std::int64_t low = std::numeric_limits<std::int64_t>::max();
+      for (std::int32_t s : list) low = std::min(low, term[static_cast<std::size_t>(s)]);
+      std::erase_if(out,
+                    [&](std::size_t i) { return term[static_cast<std::size_t>(list[i])] != low; });
+    }
+    return out;
+  }
+
+  // UB_K of the header for the free nodes `members` (ascending), or +inf.
+  double greedy_bound(const std::vector<NodeIndex>& members, std::vector<std::size_t>& choice) {
+    double total = 0;
+    for (NodeIndex v : members) {
+      const std::vector<std::size_t> cand = memory_minimal(v);
+      if (cand.empty()) return kInf;
+      const auto& list = lists[static_cast<std::size_t>(v)];
+      std::vector<double> add(cand.size());
+      std::vector<std::int32_t> strategies(cand.size());
+      for (std::size_t c = 0; c < cand.size(); ++c) {
+        add[c] = local[static_cast<std::size_t>(v)][cand[c]];
+        strategies[c] = list[cand[c]];
+      }
+      for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
+        const NodeIndex u = edges[e].u;
+        const std::int32_t from =
+            lists[static_cast<std::size_t>(u)][choice[static_cast<std::size_t>(u)]];
+        auto m = source.matrix(e, {from}, strategies);
+        if (!m.ok()) return kInf;
+        for (std::size_t c = 0; c < cand.size(); ++c) add[c] += edges[e].runs * (**m)[c];
+      }
+      const auto best = std::min_element(add.begin(), add.end()) - add.begin();
+      if (!std::isfinite(add[static_cast<std::size_t>(best)])) return kInf;
+      choice[static_cast<std::size_t>(v)] = cand[static_cast<std::size_t>(best)];
+      total += add[static_cast<std::size_t>(best)];
+    }
+    return total;
+  }
+
+  // The pass of the header over `members` (ascending): v's edges from earlier members join its
+  // local cost at their cheapest kept producer strategy, raising `lower`, then v drops what
+  // exceeds the bound. Returns how many strategies were dropped.
+  std::int64_t prune(const std::vector<NodeIndex>& members, double upper, double lower,
+                     std::vector<std::vector<char>>& allowed) {
+    std::int64_t dropped = 0;
+    for (NodeIndex v : members) {
+      auto& l = local[static_cast<std::size_t>(v)];
+      auto& list = lists[static_cast<std::size_t>(v)];
+      const double before = *std::min_element(l.begin(), l.end());
+      // Its edges only add, so what already exceeds the bound goes before they are priced.
+      dropped += drop_above(v, before, upper - lower, allowed);
+      for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
+        const auto& from = lists[static_cast<std::size_t>(edges[e].u)];
+        auto m = source.matrix(e, from, list);
+        if (!m.ok()) continue;  // left out of the bound (an edge costs >= 0); export reports it
+        for (std::size_t t = 0; t < list.size(); ++t) {
+          double cheapest = kInf;
+          for (std::size_t s = 0; s < from.size(); ++s) {
+            cheapest = std::min(cheapest, (**m)[s * list.size() + t]);
+          }
+          l[t] += edges[e].runs * cheapest;
+        }
+      }
+      const double low = *std::min_element(l.begin(), l.end());
+      lower += low - before;
+      if (!std::isfinite(lower)) return dropped;  // no plan of the component is finite
+      dropped += drop_above(v, low, upper - lower, allowed);
+    }
+    return dropped;
+  }
+
+  // Drops v's strategies whose local cost exceeds `low` by more than `slack` (plus a tolerance
+  // for the different summation orders of the bound and the solver); returns how many.
+  std::int64_t drop_above(NodeIndex v, double low, double slack,
+                          std::vector<std::vector<char>>& allowed) {
+    auto& l = local[static_cast<std::size_t>(v)];
+    auto& list = lists[static_cast<std::size_t>(v)];
+    const double bound = low + slack + 1e-9 * std::abs(low + slack) + 1e-6;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      if (l[i] > bound) {
+        allowed[static_cast<std::size_t>(v)][static_cast<std::size_t>(list[i])] = 0;
+        continue;
+      }
+      list[kept] = list[i];
+      l[kept++] = l[i];
+    }
+    const auto dropped = static_cast<std::int64_t>(l.size() - kept);
+    list.resize(kept);
+    l.resize(kept);
+    return dropped;
+  }
+};
+
+}  // namespace
+
+PruneStats prune_by_bound(std::span<const PruneNode> nodes, std::span<const PruneEdge> edges,
+                          PruneEdgeSource& source, std::vector<std::vector<char>>& allowed) {
+  PruneStats stats;
+  Pruner p{nodes, edges, source};
+  p.lists.resize(nodes.size());
+  p.local.resize(nodes.size());
+  Components comps(nodes.size());
+  if (!p.add_local(allowed, comps)) return stats;
+  std::vector<std::vector<NodeIndex>> members(nodes.size());
+  std::vector<char> tied(nodes.size(), 0);
+  for (std::size_t v = 0; v < nodes.size(); ++v) {
+    if (p.fixed(static_cast<NodeIndex>(v))) continue;
+    const NodeIndex r = comps.root(static_cast<NodeIndex>(v));
+    members[static_cast<std::size_t>(r)].push_back(static_cast<NodeIndex>(v));
+    if (nodes[v].tied) tied[static_cast<std::size_t>(r)] = 1;
+  }
+  std::vector<std::size_t> choice(nodes.size(), 0);
+  for (std::size_t r = 0; r < nodes.size(); ++r) {
+    if (members[r].empty()) continue;
+    ++stats.components;
+    if (tied[r] != 0) continue;
+    double lower = 0;
+    for (NodeIndex v : members[r]) {
+      const auto& l = p.local[static_cast<std::size_t>(v)];
+      lower += *std::min_element(l.begin(), l.end());
+    }
+    const double upper = p.greedy_bound(members[r], choice);
+    if (!std::isfinite(lower) || !std::isfinite(upper)) continue;
+    ++stats.bounded;
+    stats.dropped += p.prune(members[r], upper, lower, allowed);
+  }
+  return stats;
+}
+
+}  // namespace dtplan::strategy

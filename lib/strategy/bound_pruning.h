@@ -1,0 +1,66 @@
+#pragma once
+// prune_by_bound(): drops strategies of a pinned selection problem that no optimal plan takes,
+// before the edges between unpinned nodes are priced (docs/solver.md, "Pruning a pinned plan").
+//
+// A node with one allowed strategy is fixed, the others are free; the edges between free nodes
+// split them into components, which interact only through fixed nodes. For a component K:
+//   local(v, s)  v's unary cost at s plus its edges to fixed nodes at s (thin matrices, exact)
+//   LB_K         Σ_v min_s local(v, s): the edges inside K cost >= 0
+//   UB_K         the cost of one plan of K: in node (graph) order, each node takes the strategy
+//                that adds least over its memory-minimal ones (smallest in every memory term),
+//                its edges from earlier nodes of K priced at their choices
+// Swapping that plan into an optimal one keeps every constraint (pins allow its strategies, its
+// edges are finite, no memory term grows), so an optimal plan spends at most UB_K on K, and a
+// strategy s of v with local(v, s) - min local(v) > UB_K - LB_K is in no optimal plan. The
+// exact solver's answer is therefore unchanged (it solves a problem with the same optima).
+// Components holding a tie endpoint, or whose greedy plan is infinite or has a node with no
+// memory-minimal strategy, are kept whole; so is everything when a node allows no strategy or
+// an edge cannot be priced (export reports those).
+//
+//   PruneStats st = prune_by_bound(nodes, edges, source, allowed);
+//   // allowed[v][s] == 0 now also for the strategies the bound rules out
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/result.h"
+#include "solve/problem.h"
+#include "strategy/edge_cost.h"
+
+namespace dtplan::strategy {
+
+struct PruneNode {
+  std::span<const double> unary;                     // per strategy, per step (µs)
+  std::vector<std::span<const std::int64_t>> bytes;  // the node's memory terms, per strategy
+  bool tied = false;                                 // a tie endpoint (constraints.h)
+};
+
+// A graph edge: consumer v reads producer u (problem node indices, u < v), `runs` per step.
+struct PruneEdge {
+  solve::NodeIndex u = 0;
+  solve::NodeIndex v = 0;
+  double runs = 1;
+};
+
+// Where prune_by_bound reads edge costs.
+class PruneEdgeSource {
+ public:
+  virtual ~PruneEdgeSource() = default;
+  // Edge e's costs per run, row-major [producer strategy of `us`][consumer strategy of `vs`]
+  // (both ascending strategy indices).
+  virtual core::Result<EdgeMatrix> matrix(std::size_t e, const std::vector<std::int32_t>& us,
+                                          const std::vector<std::int32_t>& vs) = 0;
+};
+
+struct PruneStats {
+  std::int64_t components = 0;  // components of free nodes
+  std::int64_t bounded = 0;     // ... that had a finite bound
+  std::int64_t dropped = 0;     // strategies dropped
+};
+
+// `allowed`: per node, per strategy, 1 where the pins allow it; the bound clears more.
+PruneStats prune_by_bound(std::span<const PruneNode> nodes, std::span<const PruneEdge> edges,
+                          PruneEdgeSource& source, std::vector<std::vector<char>>& allowed);
+
+}  // namespace dtplan::strategy
