@@ -92,6 +92,11 @@ void add_forward_rules(const Roles& r, std::vector<PinRule>& rules) {
   rules.push_back(rule("tokens", "tokens", activation(r, Placement::replicate())));
   rules.push_back(
       rule("embedding", "tok_embeddings\\.embedding", activation(r, Placement::partial())));
+  // The rotary table [seq, head_dim/2] is a plain buffer: whole on every rank, but each cp rank
+  // reads the rows of its own positions (docs/reference/torchtitan.md §4), so split on dim 0.
+  Placements rope(r.ndim, Placement::replicate());
+  if (r.cp) rope[*r.cp] = Placement::shard(0);
+  rules.push_back(rule("rope_table", "freqs_cis(\\.alias)?", std::move(rope)));
   rules.push_back(rule("residual_stream", kLayer + "(attention|ffn)_residual",
                        activation(r, Placement::shard(1))));
   rules.push_back(rule("norm_outputs", "(" + kLayer + "(attention_norm|ffn_norm)|norm)\\.to_bf16",

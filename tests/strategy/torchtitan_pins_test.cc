@@ -50,6 +50,7 @@ TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations
         "rowwise_grad_casts", "output_grad_cast", "embedding_grad"}) {
     expected[name] = "P(sum)";
   }
+  expected["rope_table"] = "R";  // the rotary table is a plain buffer on every rank
   CHECK(p == expected);
 }
 
@@ -117,6 +118,7 @@ TEST_CASE("torchtitan_pins: context parallel shards the sequence, FSDP over dp_s
   CHECK(r.at("residual_stream") == "S(0),S(0),S(1),S(1)");
   CHECK(r.at("output_grads") == "P(sum),P(sum),P(sum),S(0)");
   CHECK(r.at("ring_attention") == "S(0),S(0),S(2),S(1)");
+  CHECK(r.at("rope_table") == "R,R,S(0),R");  // each cp rank's positions of the rotary table
   // Without cp there is no attention rule (the solver chooses attention's layout).
   CHECK_FALSE(compiled({"dp_shard", "tp"}, {2, 2}).contains("ring_attention"));
   CHECK(context_parallel_dims({"dp_shard", "cp", "tp"}) == std::vector<std::int32_t>{1});
