@@ -11,8 +11,11 @@
 //                its edges from earlier nodes of K priced at their choices
 // Swapping that plan into an optimal one keeps every constraint (pins allow its strategies, its
 // edges are finite, no memory term grows), so an optimal plan spends at most UB_K on K, and a
-// strategy s of v with local(v, s) - min local(v) > UB_K - LB_K is in no optimal plan. The
-// exact solver's answer is therefore unchanged (it solves a problem with the same optima).
+// strategy s of v with local(v, s) - min local(v) > UB_K - LB_K is in no optimal plan. The pass
+// walks K in node order: v first drops what exceeds the bound, then its edges from earlier
+// members join local(v, .) at their cheapest surviving producer strategy (each edge once, so
+// LB_K only rises) and v drops what exceeds the tighter bound. The problem keeps its optimal
+// objective (among tied plans the exact solver may return another one).
 // Components holding a tie endpoint, or whose greedy plan is infinite or has a node with no
 // memory-minimal strategy, are kept whole; so is everything when a node allows no strategy or
 // an edge cannot be priced (export reports those).
