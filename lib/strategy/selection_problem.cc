@@ -499,6 +499,11 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
   DTPLAN_TRY(b.sp.memory, memory_terms(graph, strategies, options.training));
   if (options.labels == LabelScope::kPinned) {
     if (options.pruning == LabelPruning::kBound && options.followers == FollowerMode::kFree) {
+      // A limit below the minimum fails before the bound prices anything: the row is built
+      // over every strategy here and again over the labels below (the bound keeps a strategy
+      // at each node's smallest memory terms, so the minimum is the same).
+      DTPLAN_CHECK(b.add_memory());
+      b.sp.problem.memory.clear();
       b.prune_labels();
     }
     b.restrict_labels();
