@@ -228,6 +228,7 @@ core::Result<PlanRun> run_plan(const Options& o) {
   if (o.async_tp) DTPLAN_CHECK(plan::apply_async_tp(run.plan.plan, profile, "--async-tp"));
   if (o.compare_optimal) {
     options.pins = strategy::data_layout_pins(run.plan.plan, "--compare-optimal");
+    options.pruning = strategy::LabelPruning::kNone;  // a few pins: the bound would not pay
     DTPLAN_TRY(run.optimal, strategy::plan_graph(model.graph, loaded.root, profile, options));
   }
   return run;

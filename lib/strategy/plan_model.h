@@ -62,6 +62,10 @@ struct ModelPlanOptions {
   // A user's plan (--parallelize): hard pins on the nodes its rules match, replacing the default
   // pins there; empty: the free optimum.
   PinSet pins;
+  // With pins and the exact solver: drop the strategies the bound proves no optimal plan takes
+  // before pricing (bound_pruning.h). kNone for pins that fix only a few nodes (the data layout
+  // of --compare-optimal), where the bound would price most edges twice for little.
+  LabelPruning pruning = LabelPruning::kBound;
   // The training step priced (graph::Model::training): recomputation, microbatches, gradient
   // sync; the graph is one microbatch's.
   core::TrainingOptions training{};

@@ -39,11 +39,11 @@ core::Result<PlanProblem> export_plan_problem(const graph::Graph& graph,
   if (!options.pins.empty()) {
     DTPLAN_TRY(out.pinned, apply_pin_rules(graph, out.strategies, options.pins, constraints));
   }
-  DTPLAN_TRY(out.selection,
-             export_problem(
-                 graph, out.strategies, constraints, *out.coster,
-                 ExportOptions{options.followers, options.training, labels,
-                               options.pins.empty() ? LabelPruning::kNone : LabelPruning::kBound}));
+  DTPLAN_TRY(
+      out.selection,
+      export_problem(graph, out.strategies, constraints, *out.coster,
+                     ExportOptions{options.followers, options.training, labels,
+                                   options.pins.empty() ? LabelPruning::kNone : options.pruning}));
   if (!options.pins.empty()) {
     DTPLAN_CHECK(check_pin_conflicts(out.selection.problem, out.selection.graph_node, out.pinned,
                                      options.pins));
