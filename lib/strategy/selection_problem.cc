@@ -42,7 +42,6 @@ struct Builder {
   std::vector<std::vector<char>> allowed;  // per problem node: labels its pins allow
   // LabelScope::kPinned, per restricted problem node: each strategy's label or -1 (empty: all).
   std::vector<std::vector<LabelIndex>> label_index{};
-  std::vector<std::int32_t> label_set{};      // per problem node: EdgeCoster::label_set_id
   std::vector<plan::OpSchedule> schedules{};  // per graph node
   // Scaled copies of edge matrices by (matrix, runs); the source is kept so its address stays
   // unique.
@@ -115,7 +114,6 @@ struct Builder {
     }
     sp.label_strategy.resize(sp.graph_node.size());
     label_index.resize(sp.graph_node.size());
-    label_set.assign(sp.graph_node.size(), 0);
   }
 
   // LabelScope::kPinned: drops the labels no pin allows (at a repeat position, those no block's
@@ -149,7 +147,6 @@ struct Builder {
       const auto node = static_cast<NodeIndex>(v);
       sp.problem.nodes[v].cost_us = at_labels(node, sp.problem.nodes[v].cost_us);
       allowed[v] = at_labels(node, allowed[v]);
-      label_set[v] = coster.label_set_id(list);
     }
     for (solve::Pin& pin : sp.problem.pins) {
       std::vector<LabelIndex> labels;
@@ -160,42 +157,69 @@ struct Builder {
     }
   }
 
+  // The matrix of the edge from p's output into `slot` of consumer c, over the producer
+  // strategies `us` and the consumer strategies `vs` (ascending strategy indices; empty: all of
+  // them), memoised by the coster.
+  core::Result<EdgeMatrix> edge_matrix(graph::NodeId p, graph::NodeId c, std::int32_t slot,
+                                       const std::vector<std::int32_t>& us,
+                                       const std::vector<std::int32_t>& vs) {
+    const OpStrategy& pop = strategies.of(p);
+    const OpStrategy& cop = strategies.of(c);
+    const graph::Node& node = graph.node(c);
+    const std::size_t out = producer_output_index(node);
+    auto set_id = [&](const OpStrategy& op, const std::vector<std::int32_t>& list) {
+      return list.empty() || list.size() == op.size() ? 0 : coster.label_set_id(list);
+    };
+    const EdgeMatrixKey key{strategies.distinct_index(p),
+                            static_cast<std::int32_t>(out),
+                            strategies.distinct_index(c),
+                            slot,
+                            set_id(pop, us),
+                            set_id(cop, vs)};
+    if (EdgeMatrix m = coster.memoised(key)) return m;
+    std::vector<Placements> sources = output_options(pop, out);
+    if (!us.empty()) {
+      std::vector<Placements> picked;
+      picked.reserve(us.size());
+      for (std::int32_t u : us) picked.push_back(sources[static_cast<std::size_t>(u)]);
+      sources = std::move(picked);
+    }
+    std::vector<Placements> inputs;
+    inputs.reserve(vs.empty() ? cop.size() : vs.size());
+    for (std::size_t k = 0; k < (vs.empty() ? cop.size() : vs.size()); ++k) {
+      const std::size_t v = vs.empty() ? k : static_cast<std::size_t>(vs[k]);
+      inputs.push_back(cop.strategies[v].inputs[static_cast<std::size_t>(slot)]);
+    }
+    auto built = coster.matrix(key, graph.node(p).outputs[out], sources, inputs);
+    if (!built.ok()) {
+      return built.error().with_context(graph::node_label(node.name) + " input " +
+                                        std::to_string(slot));
+    }
+    return built;
+  }
+
+  // The redistribution runs per step of the edge from p into c.
+  [[nodiscard]] std::int64_t edge_runs(graph::NodeId p, graph::NodeId c) const {
+    return plan::redistribution_runs(schedules[static_cast<std::size_t>(graph::index_of(p))],
+                                     schedules[static_cast<std::size_t>(graph::index_of(c))],
+                                     options.training);
+  }
+
   core::Status add_edges() {
     for (std::size_t v = 0; v < sp.graph_node.size(); ++v) {
       const graph::NodeId id = sp.graph_node[v];
       const graph::Node& node = graph.node(id);
       const OpStrategy& op = strategies.of(id);
-      const std::size_t out_index = producer_output_index(node);
       const bool follows = options.followers == FollowerMode::kTie && op.is_follower();
       for (std::size_t slot = 0; slot < node.inputs.size(); ++slot) {
         const graph::NodeId p = node.inputs[slot];
         const NodeIndex u = index(p);
         if (u < 0) continue;
-        const EdgeMatrixKey key{
-            strategies.distinct_index(p),           static_cast<std::int32_t>(out_index),
-            strategies.distinct_index(id),          static_cast<std::int32_t>(slot),
-            label_set[static_cast<std::size_t>(u)], label_set[v]};
-        EdgeMatrix matrix = coster.memoised(key);
-        if (matrix == nullptr) {
-          std::vector<Placements> inputs;
-          inputs.reserve(op.size());
-          for (const Strategy* s : labelled(static_cast<NodeIndex>(v))) {
-            inputs.push_back(s->inputs[slot]);
-          }
-          const std::vector<Placements> sources =
-              at_labels(u, output_options(strategies.of(p), out_index));
-          auto built = coster.matrix(key, graph.node(p).outputs[out_index], sources, inputs);
-          if (!built.ok()) {
-            return built.error().with_context(graph::node_label(node.name) + " input " +
-                                              std::to_string(slot));
-          }
-          matrix = std::move(*built);
-        }
-        const std::int64_t runs = plan::redistribution_runs(
-            schedules[static_cast<std::size_t>(graph::index_of(p))],
-            schedules[static_cast<std::size_t>(graph::index_of(id))], options.training);
+        DTPLAN_TRY(EdgeMatrix matrix, edge_matrix(p, id, static_cast<std::int32_t>(slot),
+                                                  sp.label_strategy[static_cast<std::size_t>(u)],
+                                                  sp.label_strategy[v]));
         sp.problem.edges.push_back({u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot),
-                                    solve::Matrix(times(matrix, runs))});
+                                    solve::Matrix(times(matrix, edge_runs(p, id)))});
         if (follows && static_cast<std::int32_t>(slot) == op.follows_slot) {
           std::vector<LabelIndex> map;
           for (std::int32_t s : at_labels(u, op.follower_map)) {
@@ -388,10 +412,7 @@ struct Builder {
         const graph::NodeId p = node.inputs[slot];
         const NodeIndex u = index(p);
         if (u < 0) continue;
-        const auto runs = static_cast<double>(plan::redistribution_runs(
-            schedules[static_cast<std::size_t>(graph::index_of(p))],
-            schedules[static_cast<std::size_t>(graph::index_of(id))], options.training));
-        edges.push_back({u, static_cast<NodeIndex>(v), runs});
+        edges.push_back({u, static_cast<NodeIndex>(v), static_cast<double>(edge_runs(p, id))});
         source.slots.push_back({p, id, static_cast<std::int32_t>(slot)});
       }
     }
@@ -436,31 +457,10 @@ struct Builder {
     std::vector<Slot> slots;
     GraphEdgeSource(Builder& builder, std::vector<Slot> s) : b(builder), slots(std::move(s)) {}
 
-    // 0 for every strategy of the op, else the coster's id of the list.
-    std::int32_t set_id(const OpStrategy& op, const std::vector<std::int32_t>& list) {
-      return list.size() == op.size() ? 0 : b.coster.label_set_id(list);
-    }
     core::Result<EdgeMatrix> matrix(std::size_t e, const std::vector<std::int32_t>& us,
                                     const std::vector<std::int32_t>& vs) override {
       const Slot& s = slots[e];
-      const OpStrategy& pop = b.strategies.of(s.producer);
-      const OpStrategy& cop = b.strategies.of(s.consumer);
-      const std::size_t out = producer_output_index(b.graph.node(s.consumer));
-      const EdgeMatrixKey key{b.strategies.distinct_index(s.producer),
-                              static_cast<std::int32_t>(out),
-                              b.strategies.distinct_index(s.consumer),
-                              s.slot,
-                              set_id(pop, us),
-                              set_id(cop, vs)};
-      if (EdgeMatrix m = b.coster.memoised(key)) return m;
-      const std::vector<Placements> all = output_options(pop, out);
-      std::vector<Placements> sources, inputs;
-      for (std::int32_t u : us) sources.push_back(all[static_cast<std::size_t>(u)]);
-      for (std::int32_t v : vs) {
-        inputs.push_back(
-            cop.strategies[static_cast<std::size_t>(v)].inputs[static_cast<std::size_t>(s.slot)]);
-      }
-      return b.coster.matrix(key, b.graph.node(s.producer).outputs[out], sources, inputs);
+      return b.edge_matrix(s.producer, s.consumer, s.slot, us, vs);
     }
   };
 
