@@ -110,10 +110,12 @@ struct MinCostPlanner::Impl {
 
   core::Status compute_bounds();
   void reset(const SearchOptions& options);
-  // Settles states from `from` in order of g + h (ties: fewer steps, then lower node) until every
-  // state in `wanted` is settled or none is left; found[] gets their nodes.
+  // Settles states from the states `from` (each at cost 0) in order of g + h (ties: fewer steps,
+  // then lower node) until every state in `wanted` is settled or none is left; found[] gets their
+  // nodes.
   // @post error (kUnsupported) past options.max_states, or a pricing error.
-  core::Status search(StateKey from, const SearchOptions& options, SearchResult& out);
+  core::Status search(std::span<const StateKey> from, const SearchOptions& options,
+                      SearchResult& out);
   core::Result<std::int64_t> price(const Move& mv) {
     DTPLAN_TRY(PricedQuery p, pricer.price(space.query(mv)));
     return p.cost_ps;
@@ -261,13 +263,17 @@ void MinCostPlanner::Impl::reset(const SearchOptions& options) {
   heap.clear();
 }
 
-core::Status MinCostPlanner::Impl::search(StateKey from, const SearchOptions& options,
-                                          SearchResult& out) {
-  bool added = false;
-  const std::int32_t source = node_of(from, added);
-  g[static_cast<std::size_t>(source)] = 0;
-  h[static_cast<std::size_t>(source)] = heuristic(from);
-  heap.push_back({h[static_cast<std::size_t>(source)], 0, source});
+core::Status MinCostPlanner::Impl::search(std::span<const StateKey> from,
+                                          const SearchOptions& options, SearchResult& out) {
+  for (const StateKey key : from) {
+    bool added = false;
+    const std::int32_t source = node_of(key, added);
+    if (!added) continue;
+    g[static_cast<std::size_t>(source)] = 0;
+    h[static_cast<std::size_t>(source)] = heuristic(key);
+    heap.push_back({h[static_cast<std::size_t>(source)], 0, source});
+    std::push_heap(heap.begin(), heap.end(), HeapAfter{});
+  }
   std::size_t left = found.size();
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), HeapAfter{});
@@ -313,7 +319,7 @@ core::Result<SearchResult> MinCostPlanner::plan(std::span<const std::int64_t> sh
   s.wanted.clear();
   s.wanted.insert(to, 0);
   s.found.assign(1, -1);
-  DTPLAN_CHECK(s.search(from, options, out));
+  DTPLAN_CHECK(s.search(std::span<const StateKey>(&from, 1), options, out));
   const std::int32_t source = 0;  // the first node
   const std::int32_t target = s.found[0];
   if (target < 0) {
@@ -388,7 +394,8 @@ std::vector<core::Result<std::int64_t>> MinCostPlanner::plan_many(
       slot[i] = *w;
     }
     SearchResult ignored;
-    if (!s.found.empty()) searched = s.search(from, dijkstra, ignored);
+    if (!s.found.empty())
+      searched = s.search(std::span<const StateKey>(&from, 1), dijkstra, ignored);
   }
   // Costs of the settled targets first (plan() below reuses the search's scratch).
   std::vector<std::int64_t> cost(dsts.size(), -1);
@@ -411,6 +418,41 @@ std::vector<core::Result<std::int64_t>> MinCostPlanner::plan_many(
     } else {
       out.emplace_back(std::move(one).error());
     }
+  }
+  return out;
+}
+
+core::Result<std::vector<std::int64_t>> MinCostPlanner::lower_bounds(
+    std::span<const std::int64_t> shape, core::DType dtype, std::span<const RedistState> srcs,
+    std::span<const RedistState> dsts, const SearchOptions& options) {
+  Impl& s = *impl_;
+  std::vector<std::int64_t> out(dsts.size(), 0);
+  if (srcs.empty() || dsts.empty()) return out;
+  // The table holds every end's placements: the targets', then the other sources'.
+  std::vector<RedistState> ends(dsts.begin(), dsts.end());
+  ends.insert(ends.end(), srcs.begin() + 1, srcs.end());
+  DTPLAN_CHECK(
+      s.space.setup(s.pricer.mesh(), shape, dtype, srcs.front(), ends, options.flattened_moves));
+  SearchOptions dijkstra = options;
+  dijkstra.heuristic = Heuristic::kNone;
+  s.reset(dijkstra);
+  std::vector<StateKey> from;
+  from.reserve(srcs.size());
+  for (const RedistState& src : srcs) from.push_back(s.space.encode(src));
+  s.wanted.clear();
+  s.found.clear();
+  std::vector<std::int32_t> slot(dsts.size(), -1);
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    auto [w, fresh] =
+        s.wanted.insert(s.space.encode(dsts[i]), static_cast<std::int32_t>(s.found.size()));
+    if (fresh) s.found.push_back(-1);
+    slot[i] = *w;
+  }
+  SearchResult ignored;
+  DTPLAN_CHECK(s.search(from, dijkstra, ignored));
+  for (std::size_t i = 0; i < dsts.size(); ++i) {
+    const std::int32_t node = s.found[static_cast<std::size_t>(slot[i])];
+    if (node >= 0) out[i] = s.g[static_cast<std::size_t>(node)];
   }
   return out;
 }

@@ -93,6 +93,20 @@ class MinCostPlanner {
                                                     std::span<const RedistState> dsts,
                                                     const SearchOptions& options);
 
+  // For each of `dsts`, a lower bound on the cheapest plan's cost from any of `srcs` (integer
+  // ps; 0 for a target no source reaches). One Dijkstra search seeded at every source, over the
+  // graph of every end's Partials and StridedShards: that graph holds each pair's own (more
+  // table entries only add moves, priced alike), so its distances are at most the pairs' costs,
+  // and the min-cost plan is at most the greedy one's (planner.h). What pruning by bound needs
+  // to rule out a consumer's strategies without pricing each pair.
+  // @pre as plan() for each pair, except that the pairs may be ones DTensor cannot redistribute.
+  // @post error (kUnsupported) beyond the limits of the header, or a pricing error.
+  core::Result<std::vector<std::int64_t>> lower_bounds(std::span<const std::int64_t> shape,
+                                                       core::DType dtype,
+                                                       std::span<const RedistState> srcs,
+                                                       std::span<const RedistState> dsts,
+                                                       const SearchOptions& options);
+
   struct Impl;  // the search's state and scratch (min_cost_planner.cc)
 
  private:

@@ -304,4 +304,28 @@ std::vector<core::Result<double>> Planner::costs_uncached(const TensorSpec& src,
   return out;
 }
 
+core::Result<std::vector<double>> Planner::cost_lower_bounds(
+    std::span<const TensorSpec* const> srcs, std::span<const TensorSpec* const> dsts,
+    const PlanOptions& options) {
+  std::vector<double> out(dsts.size(), 0.0);
+  if (srcs.empty() || dsts.empty()) return out;
+  std::vector<RedistState> starts, targets;
+  for (const auto* list : {&srcs, &dsts}) {
+    for (const TensorSpec* spec : *list) {
+      if (spec->shape() != srcs.front()->shape() || spec->dtype() != srcs.front()->dtype()) {
+        return core::Error::bad_input("redistribute: " + to_string(*spec) + " and " +
+                                      to_string(*srcs.front()) + " are different tensors");
+      }
+      DTPLAN_CHECK(placement::check_mesh_args(*spec, mesh_.sizes()));
+      (list == &srcs ? starts : targets).push_back(endpoint(*spec));
+    }
+  }
+  const SearchOptions so{options.merge, Heuristic::kNone, options.max_states};
+  DTPLAN_TRY(const auto ps, search_.lower_bounds(srcs.front()->shape(), srcs.front()->dtype(),
+                                                 starts, targets, so));
+  for (std::size_t i = 0; i < ps.size(); ++i) out[i] = static_cast<double>(ps[i]) / 1e6;
+  last_settled_ = 0;
+  return out;
+}
+
 }  // namespace dtplan::redist

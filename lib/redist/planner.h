@@ -84,6 +84,15 @@ class Planner {
       const placement::TensorSpec& src, std::span<const placement::TensorSpec* const> dsts,
       const PlanOptions& options);
 
+  // For each of `dsts`, a lower bound (µs) on cost_uncached(src, dst, options) over every src of
+  // `srcs`, the min-cost planner's or the greedy one's (MinCostPlanner::lower_bounds; a pair
+  // DTensor cannot redistribute costs +inf there, so any value bounds it).
+  // @pre every spec is of one tensor. @post errors: a spec that does not fit the mesh
+  //   (kBadInput), a search beyond the min-cost planner's limits (kUnsupported).
+  core::Result<std::vector<double>> cost_lower_bounds(
+      std::span<const placement::TensorSpec* const> srcs,
+      std::span<const placement::TensorSpec* const> dsts, const PlanOptions& options);
+
   [[nodiscard]] const MeshContext& mesh() const { return mesh_; }
   [[nodiscard]] const CostModel& model() const { return *model_; }
   [[nodiscard]] std::uint64_t cache_hits() const { return hits_; }

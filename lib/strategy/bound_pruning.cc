@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace dtplan::strategy {
 
@@ -34,10 +35,17 @@ struct Components {
   }
 };
 
+// How a pass prices a node's edges from earlier members of its component.
+enum class InEdges : std::uint8_t {
+  kCheapestBound,  // PruneEdgeSource::cheapest: a lower bound, no pair priced
+  kExact,          // the matrix's column minima over the producer's kept strategies
+};
+
 struct Pruner {
   std::span<const PruneNode> nodes;
   std::span<const PruneEdge> edges;
   PruneEdgeSource& source;
+  InEdges in_edges;
   std::vector<std::vector<std::int32_t>> lists{};   // per node: its allowed strategies
   std::vector<std::vector<double>> local{};         // per free node, per entry of its list
   std::vector<std::vector<std::size_t>> in_free{};  // per free node: edges from free producers
@@ -132,15 +140,9 @@ struct Pruner {
       dropped += drop_above(v, before, upper - lower, allowed);
       for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
         const auto& from = lists[static_cast<std::size_t>(edges[e].u)];
-        auto m = source.matrix(e, from, list);
-        if (!m.ok()) continue;  // left out of the bound (an edge costs >= 0); export reports it
-        for (std::size_t t = 0; t < list.size(); ++t) {
-          double cheapest = kInf;
-          for (std::size_t s = 0; s < from.size(); ++s) {
-            cheapest = std::min(cheapest, (**m)[s * list.size() + t]);
-          }
-          l[t] += edges[e].runs * cheapest;
-        }
+        const auto cheapest = cheapest_into(e, from, list);
+        if (!cheapest) continue;  // left out of the bound (an edge costs >= 0); export reports it
+        for (std::size_t t = 0; t < list.size(); ++t) l[t] += edges[e].runs * (*cheapest)[t];
       }
       const double low = *std::min_element(l.begin(), l.end());
       lower += low - before;
@@ -148,6 +150,26 @@ struct Pruner {
       dropped += drop_above(v, low, upper - lower, allowed);
     }
     return dropped;
+  }
+
+  // Per entry of `to`, at most the cheapest cost per run of edge e from an entry of `from` (as
+  // in_edges says), or nullopt where the edge cannot be priced.
+  std::optional<std::vector<double>> cheapest_into(std::size_t e,
+                                                   const std::vector<std::int32_t>& from,
+                                                   const std::vector<std::int32_t>& to) {
+    if (in_edges == InEdges::kCheapestBound) {
+      auto m = source.cheapest(e, from, to);
+      if (!m.ok()) return std::nullopt;
+      return **m;
+    }
+    auto m = source.matrix(e, from, to);
+    if (!m.ok()) return std::nullopt;
+    std::vector<double> out(to.size(), kInf);
+    for (std::size_t s = 0; s < from.size(); ++s) {
+      for (std::size_t t = 0; t < to.size(); ++t)
+        out[t] = std::min(out[t], (**m)[s * to.size() + t]);
+    }
+    return out;
   }
 
   // Drops v's strategies whose local cost exceeds `low` by more than `slack` (plus a tolerance
@@ -175,10 +197,13 @@ struct Pruner {
 
 }  // namespace
 
-PruneStats prune_by_bound(std::span<const PruneNode> nodes, std::span<const PruneEdge> edges,
-                          PruneEdgeSource& source, std::vector<std::vector<char>>& allowed) {
+// One pass of the header over every component, its edges from earlier members priced as
+// `in_edges` says.
+static PruneStats prune_pass(std::span<const PruneNode> nodes, std::span<const PruneEdge> edges,
+                             PruneEdgeSource& source, InEdges in_edges,
+                             std::vector<std::vector<char>>& allowed) {
   PruneStats stats;
-  Pruner p{nodes, edges, source};
+  Pruner p{nodes, edges, source, in_edges};
   p.lists.resize(nodes.size());
   p.local.resize(nodes.size());
   Components comps(nodes.size());
@@ -206,6 +231,16 @@ PruneStats prune_by_bound(std::span<const PruneNode> nodes, std::span<const Prun
     ++stats.bounded;
     stats.dropped += p.prune(members[r], upper, lower, allowed);
   }
+  return stats;
+}
+
+PruneStats prune_by_bound(std::span<const PruneNode> nodes, std::span<const PruneEdge> edges,
+                          PruneEdgeSource& source, std::vector<std::vector<char>>& allowed) {
+  // The cheap pass drops most of what the bound can; the exact one then prices only the pairs
+  // between the strategies left, and drops more (its edges cost at least the bounds).
+  const PruneStats rough = prune_pass(nodes, edges, source, InEdges::kCheapestBound, allowed);
+  PruneStats stats = prune_pass(nodes, edges, source, InEdges::kExact, allowed);
+  stats.dropped += rough.dropped;
   return stats;
 }
 

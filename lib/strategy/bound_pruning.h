@@ -14,7 +14,9 @@
 // strategy s of v with local(v, s) - min local(v) > UB_K - LB_K is in no optimal plan. The pass
 // walks K in node order: v first drops what exceeds the bound, then its edges from earlier
 // members join local(v, .) at their cheapest surviving producer strategy (each edge once, so
-// LB_K only rises) and v drops what exceeds the tighter bound. The problem keeps its optimal
+// LB_K only rises) and v drops what exceeds the tighter bound. That cheapest cost needs only a
+// lower bound (PruneEdgeSource::cheapest: one search from all the producer's strategies rather
+// than a price per pair), which keeps LB_K a lower bound. The problem keeps its optimal
 // objective (among tied plans the exact solver may return another one).
 // Components holding a tie endpoint, or whose greedy plan is infinite or has a node with no
 // memory-minimal strategy, are kept whole; so is everything when a node allows no strategy or
@@ -54,6 +56,10 @@ class PruneEdgeSource {
   // (both ascending strategy indices).
   virtual core::Result<EdgeMatrix> matrix(std::size_t e, const std::vector<std::int32_t>& us,
                                           const std::vector<std::int32_t>& vs) = 0;
+  // Per consumer strategy of `vs`, a lower bound on its cheapest cost per run from any producer
+  // strategy of `us` (the column minima of matrix(), or less).
+  virtual core::Result<EdgeMatrix> cheapest(std::size_t e, const std::vector<std::int32_t>& us,
+                                            const std::vector<std::int32_t>& vs) = 0;
 };
 
 struct PruneStats {

@@ -1,5 +1,6 @@
 #include "strategy/edge_cost.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -262,6 +263,54 @@ core::Result<EdgeMatrix> EdgeCoster::matrix(const EdgeMatrixKey& key, const grap
   EdgeMatrix shared = std::move(m);
   matrices_.emplace(key, shared);
   return shared;
+}
+
+core::Result<EdgeMatrix> EdgeCoster::cheapest(const EdgeMatrixKey& key,
+                                              const graph::TensorMeta& meta,
+                                              std::span<const Placements> producer_options,
+                                              std::span<const Placements> consumer_inputs) {
+  if (auto it = cheapest_.find(key); it != cheapest_.end()) return it->second;
+  const Distinct dr = distinct(producer_options);
+  const Distinct dc = distinct(consumer_inputs);
+  std::vector<placement::TensorSpec> srcs, dsts;
+  std::vector<std::size_t> searched;  // distinct inputs that equal no option
+  for (std::size_t i : dr.first) {
+    DTPLAN_TRY(placement::TensorSpec s, spec(meta, producer_options[i]));
+    srcs.push_back(std::move(s));
+  }
+  for (std::size_t k = 0; k < dc.first.size(); ++k) {
+    const Placements& in = consumer_inputs[dc.first[k]];
+    if (std::any_of(dr.first.begin(), dr.first.end(),
+                    [&](std::size_t i) { return producer_options[i] == in; })) {
+      continue;
+    }
+    DTPLAN_TRY(placement::TensorSpec s, spec(meta, in));
+    dsts.push_back(std::move(s));
+    searched.push_back(k);
+  }
+  std::vector<double> small(dc.first.size(), 0.0);
+  if (!dsts.empty()) {
+    std::vector<const placement::TensorSpec*> from, to;
+    for (const auto& s : srcs) from.push_back(&s);
+    for (const auto& s : dsts) to.push_back(&s);
+    auto bounds = planner_->cost_lower_bounds(from, to, options_);
+    if (!bounds.ok()) {
+      // Beyond the search's limits: the exact column minima.
+      DTPLAN_TRY(EdgeMatrix m, matrix(key, meta, producer_options, consumer_inputs));
+      auto out = std::make_shared<std::vector<double>>(consumer_inputs.size(), solve::kForbidden);
+      for (std::size_t j = 0; j < producer_options.size(); ++j) {
+        for (std::size_t o = 0; o < out->size(); ++o) {
+          (*out)[o] = std::min((*out)[o], (*m)[j * out->size() + o]);
+        }
+      }
+      return cheapest_.emplace(key, std::move(out)).first->second;
+    }
+    for (std::size_t t = 0; t < searched.size(); ++t) small[searched[t]] = (*bounds)[t];
+  }
+  auto out = std::make_shared<std::vector<double>>();
+  out->reserve(consumer_inputs.size());
+  for (std::size_t o = 0; o < consumer_inputs.size(); ++o) out->push_back(small[dc.of[o]]);
+  return cheapest_.emplace(key, std::move(out)).first->second;
 }
 
 }  // namespace dtplan::strategy

@@ -80,6 +80,15 @@ class EdgeCoster {
                                   std::span<const Placements> producer_options,
                                   std::span<const Placements> consumer_inputs);
 
+  // For each consumer input o, a lower bound on min_j cost_us(meta, producer_options[j],
+  // consumer_inputs[o]) (0 where some option equals it): one min-cost search seeded at every
+  // distinct producer option (redist::Planner::cost_lower_bounds) instead of pricing each pair;
+  // the column minima of matrix() where that search cannot run. Memoised by `key`; costs no
+  // pair (pairs_priced() counts none of it).
+  core::Result<EdgeMatrix> cheapest(const EdgeMatrixKey& key, const graph::TensorMeta& meta,
+                                    std::span<const Placements> producer_options,
+                                    std::span<const Placements> consumer_inputs);
+
   // The matrix memoised by `key`, or null: lets a caller skip listing options already priced.
   [[nodiscard]] EdgeMatrix memoised(const EdgeMatrixKey& key) const {
     const auto it = matrices_.find(key);
@@ -125,6 +134,7 @@ class EdgeCoster {
   std::vector<placement::TensorSpec> specs_;         // by id
   std::unordered_map<std::uint64_t, double> costs_;  // (src id << 32 | dst id) -> cost
   std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> matrices_;
+  std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> cheapest_;  // cheapest()'s
   std::map<std::vector<std::int32_t>, std::int32_t> label_sets_{{{}, 0}};
 };
 

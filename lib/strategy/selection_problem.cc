@@ -32,6 +32,10 @@ std::vector<LabelIndex> labels_with(const OpStrategy& op, const Placements& plac
   return out;
 }
 
+// What Builder::edge_matrix gives: the matrix, or per consumer strategy a lower bound on its
+// cheapest entry.
+enum class EdgeCost : std::uint8_t { kExact, kCheapestBound };
+
 struct Builder {
   const graph::Graph& graph;
   const GraphStrategies& strategies;
@@ -159,10 +163,11 @@ struct Builder {
 
   // The matrix of the edge from p's output into `slot` of consumer c, over the producer
   // strategies `us` and the consumer strategies `vs` (ascending strategy indices; empty: all of
-  // them), memoised by the coster.
+  // them), memoised by the coster; EdgeCost::kCheapestBound gives EdgeCoster::cheapest's
+  // per-consumer lower bounds instead.
   core::Result<EdgeMatrix> edge_matrix(graph::NodeId p, graph::NodeId c, std::int32_t slot,
                                        const std::vector<std::int32_t>& us,
-                                       const std::vector<std::int32_t>& vs) {
+                                       const std::vector<std::int32_t>& vs, EdgeCost what) {
     const OpStrategy& pop = strategies.of(p);
     const OpStrategy& cop = strategies.of(c);
     const graph::Node& node = graph.node(c);
@@ -176,7 +181,9 @@ struct Builder {
                             slot,
                             set_id(pop, us),
                             set_id(cop, vs)};
-    if (EdgeMatrix m = coster.memoised(key)) return m;
+    if (what == EdgeCost::kExact) {
+      if (EdgeMatrix m = coster.memoised(key)) return m;
+    }
     std::vector<Placements> sources = output_options(pop, out);
     if (!us.empty()) {
       std::vector<Placements> picked;
@@ -190,7 +197,9 @@ struct Builder {
       const std::size_t v = vs.empty() ? k : static_cast<std::size_t>(vs[k]);
       inputs.push_back(cop.strategies[v].inputs[static_cast<std::size_t>(slot)]);
     }
-    auto built = coster.matrix(key, graph.node(p).outputs[out], sources, inputs);
+    const graph::TensorMeta& meta = graph.node(p).outputs[out];
+    auto built = what == EdgeCost::kExact ? coster.matrix(key, meta, sources, inputs)
+                                          : coster.cheapest(key, meta, sources, inputs);
     if (!built.ok()) {
       return built.error().with_context(graph::node_label(node.name) + " input " +
                                         std::to_string(slot));
@@ -217,7 +226,7 @@ struct Builder {
         if (u < 0) continue;
         DTPLAN_TRY(EdgeMatrix matrix, edge_matrix(p, id, static_cast<std::int32_t>(slot),
                                                   sp.label_strategy[static_cast<std::size_t>(u)],
-                                                  sp.label_strategy[v]));
+                                                  sp.label_strategy[v], EdgeCost::kExact));
         sp.problem.edges.push_back({u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot),
                                     solve::Matrix(times(matrix, edge_runs(p, id)))});
         if (follows && static_cast<std::int32_t>(slot) == op.follows_slot) {
@@ -460,7 +469,12 @@ struct Builder {
     core::Result<EdgeMatrix> matrix(std::size_t e, const std::vector<std::int32_t>& us,
                                     const std::vector<std::int32_t>& vs) override {
       const Slot& s = slots[e];
-      return b.edge_matrix(s.producer, s.consumer, s.slot, us, vs);
+      return b.edge_matrix(s.producer, s.consumer, s.slot, us, vs, EdgeCost::kExact);
+    }
+    core::Result<EdgeMatrix> cheapest(std::size_t e, const std::vector<std::int32_t>& us,
+                                      const std::vector<std::int32_t>& vs) override {
+      const Slot& s = slots[e];
+      return b.edge_matrix(s.producer, s.consumer, s.slot, us, vs, EdgeCost::kCheapestBound);
     }
   };
 

@@ -14,6 +14,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -270,6 +272,49 @@ TEST_CASE("planner properties: a row priced at once equals its pairs priced alon
   MESSAGE("pairs compared: " << compared << ", searched: " << searched << ", errors: " << failed);
   CHECK(searched > 2000);
   CHECK(failed > 0);
+}
+
+TEST_CASE("planner properties: lower bounds from several sources are at most every pair's cost") {
+  std::mt19937_64 rng(4242);
+  std::int64_t checked = 0, positive = 0, tight = 0;
+  for (int i = 0; i < 16; ++i) {
+    Setup s = random_setup(rng, i % 2 == 0, true);
+    const CostModelKind kind = i % 3 == 0 ? CostModelKind::kDTensor : CostModelKind::kNccl;
+    auto bounds = testing::make_planner(s.ctx, kind);
+    auto exact = testing::make_planner(s.ctx, kind);
+    const std::vector<placement::TensorSpec> row = random_row(rng, s);
+    // Sources: the request's src and two of the row's layouts (targets equal to them cost 0).
+    const std::vector<const placement::TensorSpec*> srcs = {&s.req.src, &row[row.size() / 3],
+                                                            &row.back()};
+    std::vector<const placement::TensorSpec*> dsts;
+    for (const placement::TensorSpec& d : row) dsts.push_back(&d);
+    INFO(s.req.describe() << " model " << cost_model_name(kind));
+    for (bool merge : {true, false}) {
+      const PlanOptions o{PlannerKind::kAuto, merge};
+      const auto lower = bounds->cost_lower_bounds(srcs, dsts, o);
+      REQUIRE_MESSAGE(lower.ok(), (lower.ok() ? std::string() : lower.error().message));
+      REQUIRE(lower->size() == row.size());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        double best = std::numeric_limits<double>::infinity();
+        for (const placement::TensorSpec* src : srcs) {
+          if (*src == row[k]) best = 0;
+          const auto cost = exact->cost_uncached(*src, row[k], o);
+          if (cost.ok()) best = std::min(best, *cost);
+        }
+        INFO((merge ? "merged " : "unmerged ") << to_string(row[k]));
+        CHECK((*lower)[k] >= 0);
+        if (std::isfinite(best)) CHECK(ps((*lower)[k]) <= ps(best));
+        if (best == 0) CHECK((*lower)[k] == 0);
+        ++checked;
+        positive += (*lower)[k] > 0;
+        tight += std::isfinite(best) && best > 0 && ps((*lower)[k]) == ps(best);
+      }
+    }
+  }
+  MESSAGE("targets checked: " << checked << ", bounded above 0: " << positive
+                              << ", equal to the cheapest pair: " << tight);
+  CHECK(positive > checked / 4);  // the bounds are not vacuous
+  CHECK(tight > 0);
 }
 
 }  // namespace
