@@ -94,6 +94,11 @@ class EdgeCoster {
     const auto it = matrices_.find(key);
     return it != matrices_.end() ? it->second : nullptr;
   }
+  // The same for cheapest().
+  [[nodiscard]] EdgeMatrix memoised_cheapest(const EdgeMatrixKey& key) const {
+    const auto it = cheapest_.find(key);
+    return it != cheapest_.end() ? it->second : nullptr;
+  }
 
   // A small id for a list of strategy indices (a node's labels, selection_problem.h
   // LabelScope::kPinned): 0 for the empty list (every strategy), equal lists equal ids.

@@ -181,8 +181,9 @@ struct Builder {
                             slot,
                             set_id(pop, us),
                             set_id(cop, vs)};
-    if (what == EdgeCost::kExact) {
-      if (EdgeMatrix m = coster.memoised(key)) return m;
+    if (EdgeMatrix m = what == EdgeCost::kExact ? coster.memoised(key)
+                                                : coster.memoised_cheapest(key)) {
+      return m;
     }
     std::vector<Placements> sources = output_options(pop, out);
     if (!us.empty()) {
