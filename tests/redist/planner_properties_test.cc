@@ -10,7 +10,9 @@
 //     picoseconds, same model and merge flag), as planner.h states; merged <= unmerged for
 //     min-cost, and for greedy unless a merge_costs_more warning says why;
 //   * the triangle inequality of min-cost totals for intermediates whose Partial ops and
-//     StridedShards appear in the two ends.
+//     StridedShards appear in the two ends;
+//   * cost_lower_bounds from several sources is at most every pair's cost_uncached (0 where a
+//     source is the target), and not vacuous.
 
 #include <doctest/doctest.h>
 
@@ -229,17 +231,39 @@ std::vector<placement::TensorSpec> random_row(std::mt19937_64& rng, const Setup&
   return row;
 }
 
+// Case i of a row test: a random request (strided every other case), its cost model (dtensor
+// every third), two planners on its mesh and a row of targets for its source.
+struct RowCase {
+  Setup s;
+  CostModelKind kind;
+  std::unique_ptr<Planner> first;
+  std::unique_ptr<Planner> second;
+  std::vector<placement::TensorSpec> row;
+  std::vector<const placement::TensorSpec*> dsts;
+};
+
+RowCase row_case(std::mt19937_64& rng, int i) {
+  Setup s = random_setup(rng, i % 2 == 0, true);
+  const CostModelKind kind = i % 3 == 0 ? CostModelKind::kDTensor : CostModelKind::kNccl;
+  auto first = testing::make_planner(s.ctx, kind);
+  auto second = testing::make_planner(s.ctx, kind);
+  std::vector<placement::TensorSpec> row = random_row(rng, s);
+  RowCase c{std::move(s), kind, std::move(first), std::move(second), std::move(row), {}};
+  for (const placement::TensorSpec& d : c.row) c.dsts.push_back(&d);
+  return c;
+}
+
 TEST_CASE("planner properties: a row priced at once equals its pairs priced alone") {
   std::mt19937_64 rng(777);
   std::int64_t compared = 0, searched = 0, failed = 0;
   for (int i = 0; i < 24; ++i) {
-    Setup s = random_setup(rng, i % 2 == 0, true);
-    const CostModelKind kind = i % 3 == 0 ? CostModelKind::kDTensor : CostModelKind::kNccl;
-    auto batch = testing::make_planner(s.ctx, kind);
-    auto single = testing::make_planner(s.ctx, kind);
-    const std::vector<placement::TensorSpec> row = random_row(rng, s);
-    std::vector<const placement::TensorSpec*> dsts;
-    for (const placement::TensorSpec& d : row) dsts.push_back(&d);
+    const RowCase c = row_case(rng, i);
+    const Setup& s = c.s;
+    const CostModelKind kind = c.kind;
+    Planner* batch = c.first.get();
+    Planner* single = c.second.get();
+    const std::vector<placement::TensorSpec>& row = c.row;
+    const std::vector<const placement::TensorSpec*>& dsts = c.dsts;
     INFO(s.req.describe() << " model " << cost_model_name(kind));
     // A tiny state limit sends targets past it to their own A* search (which may fit).
     for (std::size_t max_states : {std::size_t{1} << 19, std::size_t{12}}) {
@@ -278,17 +302,15 @@ TEST_CASE("planner properties: lower bounds from several sources are at most eve
   std::mt19937_64 rng(4242);
   std::int64_t checked = 0, positive = 0, tight = 0;
   for (int i = 0; i < 16; ++i) {
-    Setup s = random_setup(rng, i % 2 == 0, true);
-    const CostModelKind kind = i % 3 == 0 ? CostModelKind::kDTensor : CostModelKind::kNccl;
-    auto bounds = testing::make_planner(s.ctx, kind);
-    auto exact = testing::make_planner(s.ctx, kind);
-    const std::vector<placement::TensorSpec> row = random_row(rng, s);
+    const RowCase c = row_case(rng, i);
+    const std::vector<placement::TensorSpec>& row = c.row;
+    Planner* bounds = c.first.get();
+    Planner* exact = c.second.get();
     // Sources: the request's src and two of the row's layouts (targets equal to them cost 0).
-    const std::vector<const placement::TensorSpec*> srcs = {&s.req.src, &row[row.size() / 3],
+    const std::vector<const placement::TensorSpec*> srcs = {&c.s.req.src, &row[row.size() / 3],
                                                             &row.back()};
-    std::vector<const placement::TensorSpec*> dsts;
-    for (const placement::TensorSpec& d : row) dsts.push_back(&d);
-    INFO(s.req.describe() << " model " << cost_model_name(kind));
+    const std::vector<const placement::TensorSpec*>& dsts = c.dsts;
+    INFO(c.s.req.describe() << " model " << cost_model_name(c.kind));
     for (bool merge : {true, false}) {
       const PlanOptions o{PlannerKind::kAuto, merge};
       const auto lower = bounds->cost_lower_bounds(srcs, dsts, o);
