@@ -181,8 +181,8 @@ struct Builder {
                             slot,
                             set_id(pop, us),
                             set_id(cop, vs)};
-    if (EdgeMatrix m = what == EdgeCost::kExact ? coster.memoised(key)
-                                                : coster.memoised_cheapest(key)) {
+    if (EdgeMatrix m =
+            what == EdgeCost::kExact ? coster.memoised(key) : coster.memoised_cheapest(key)) {
       return m;
     }
     std::vector<Placements> sources = output_options(pop, out);
