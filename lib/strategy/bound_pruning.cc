@@ -47,7 +47,7 @@ struct Pruner {
   std::span<const PruneEdge> edges;
   PruneEdgeSource& source;
   InEdges in_edges;
-  std::unordered_map<const void*, std::pair<EdgeMatrix, std::vector<double>>> column_minima{};
+  std::unordered_map<const void*, std::pair<EdgeMatrix, std::vector<double>>> minima{};
   std::vector<std::vector<std::int32_t>> lists{};   // per node: its allowed strategies
   std::vector<std::vector<double>> local{};         // per free node, per entry of its list
   std::vector<std::vector<std::size_t>> in_free{};  // per free node: edges from free producers
@@ -168,15 +168,10 @@ struct Pruner {
     if (!m.ok()) return std::nullopt;
     // A source shares a matrix between the edges it is the same for (the identical layers):
     // its minima are computed once (the memo holds the matrix, so its address stays its own).
-    auto& [held, out] = column_minima[m->get()];
+    auto& [held, out] = minima[m->get()];
     if (held == nullptr) {
       held = *m;
-      out.assign(to.size(), kInf);
-      for (std::size_t s = 0; s < from.size(); ++s) {
-        for (std::size_t t = 0; t < to.size(); ++t) {
-          out[t] = std::min(out[t], (**m)[s * to.size() + t]);
-        }
-      }
+      out = column_minima(**m, to.size());
     }
     return out;
   }

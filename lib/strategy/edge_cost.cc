@@ -56,6 +56,14 @@ Distinct distinct(std::span<const Placements> list) {
 
 }  // namespace
 
+std::vector<double> column_minima(const std::vector<double>& matrix, std::size_t columns) {
+  std::vector<double> out(columns, std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < matrix.size(); ++i) {
+    out[i % columns] = std::min(out[i % columns], matrix[i]);
+  }
+  return out;
+}
+
 bool is_forbidden_pair(const core::Error& error) {
   return error.kind == core::ErrorKind::kUnsupported;
 }
@@ -272,44 +280,30 @@ core::Result<EdgeMatrix> EdgeCoster::cheapest(const EdgeMatrixKey& key,
   if (auto it = cheapest_.find(key); it != cheapest_.end()) return it->second;
   const Distinct dr = distinct(producer_options);
   const Distinct dc = distinct(consumer_inputs);
-  std::vector<placement::TensorSpec> srcs, dsts;
-  std::vector<std::size_t> searched;  // distinct inputs that equal no option
-  for (std::size_t i : dr.first) {
-    DTPLAN_TRY(placement::TensorSpec s, spec(meta, producer_options[i]));
-    srcs.push_back(std::move(s));
-  }
-  for (std::size_t k = 0; k < dc.first.size(); ++k) {
-    const Placements& in = consumer_inputs[dc.first[k]];
-    if (std::any_of(dr.first.begin(), dr.first.end(),
-                    [&](std::size_t i) { return producer_options[i] == in; })) {
-      continue;
+  // Specs of the distinct options and inputs (an input equal to an option is a source of the
+  // search, so it settles at 0).
+  std::vector<placement::TensorSpec> specs;
+  for (const auto& [list, d] : {std::pair{producer_options, &dr}, {consumer_inputs, &dc}}) {
+    for (std::size_t i : d->first) {
+      DTPLAN_TRY(placement::TensorSpec s, spec(meta, list[i]));
+      specs.push_back(std::move(s));
     }
-    DTPLAN_TRY(placement::TensorSpec s, spec(meta, in));
-    dsts.push_back(std::move(s));
-    searched.push_back(k);
   }
-  std::vector<double> small(dc.first.size(), 0.0);
-  if (!dsts.empty()) {
-    std::vector<const placement::TensorSpec*> from, to;
-    for (const auto& s : srcs) from.push_back(&s);
-    for (const auto& s : dsts) to.push_back(&s);
-    auto bounds = planner_->cost_lower_bounds(from, to, options_);
-    if (!bounds.ok()) {
-      // Beyond the search's limits: the exact column minima.
-      DTPLAN_TRY(EdgeMatrix m, matrix(key, meta, producer_options, consumer_inputs));
-      auto out = std::make_shared<std::vector<double>>(consumer_inputs.size(), solve::kForbidden);
-      for (std::size_t j = 0; j < producer_options.size(); ++j) {
-        for (std::size_t o = 0; o < out->size(); ++o) {
-          (*out)[o] = std::min((*out)[o], (*m)[j * out->size() + o]);
-        }
-      }
-      return cheapest_.emplace(key, std::move(out)).first->second;
-    }
-    for (std::size_t t = 0; t < searched.size(); ++t) small[searched[t]] = (*bounds)[t];
+  std::vector<const placement::TensorSpec*> ends;
+  for (const auto& s : specs) ends.push_back(&s);
+  const std::span<const placement::TensorSpec* const> all(ends);
+  auto bounds = planner_->cost_lower_bounds(all.first(dr.first.size()),
+                                            all.subspan(dr.first.size()), options_);
+  if (!bounds.ok()) {  // beyond the search's limits: the exact column minima
+    DTPLAN_TRY(EdgeMatrix m, matrix(key, meta, producer_options, consumer_inputs));
+    return cheapest_
+        .emplace(key, std::make_shared<const std::vector<double>>(
+                          column_minima(*m, consumer_inputs.size())))
+        .first->second;
   }
   auto out = std::make_shared<std::vector<double>>();
   out->reserve(consumer_inputs.size());
-  for (std::size_t o = 0; o < consumer_inputs.size(); ++o) out->push_back(small[dc.of[o]]);
+  for (std::size_t o = 0; o < consumer_inputs.size(); ++o) out->push_back((*bounds)[dc.of[o]]);
   return cheapest_.emplace(key, std::move(out)).first->second;
 }
 

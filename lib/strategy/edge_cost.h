@@ -39,6 +39,10 @@ namespace dtplan::strategy {
 // A row-major matrix [producer option][consumer strategy] of edge costs, shared between edges.
 using EdgeMatrix = std::shared_ptr<const std::vector<double>>;
 
+// The smallest entry of each column of a row-major matrix with `columns` columns (+inf for a
+// matrix without rows).
+std::vector<double> column_minima(const std::vector<double>& matrix, std::size_t columns);
+
 // What an edge matrix depends on: the producer's and consumer's enumerations, the producer
 // output the edge reads, the consumer slot, and which strategies of each end are labels.
 struct EdgeMatrixKey {

@@ -86,12 +86,7 @@ class Source final : public PruneEdgeSource {
   core::Result<EdgeMatrix> cheapest(std::size_t e, const std::vector<std::int32_t>& us,
                                     const std::vector<std::int32_t>& vs) override {
     DTPLAN_TRY(EdgeMatrix m, matrix(e, us, vs));
-    auto out = std::make_shared<std::vector<double>>(vs.size(), kInf);
-    for (std::size_t s = 0; s < us.size(); ++s) {
-      for (std::size_t t = 0; t < vs.size(); ++t) {
-        (*out)[t] = std::min((*out)[t], (*m)[s * vs.size() + t]);
-      }
-    }
+    auto out = std::make_shared<std::vector<double>>(column_minima(*m, vs.size()));
     for (double& c : *out) c *= loose_;
     return EdgeMatrix(std::move(out));
   }
