@@ -56,7 +56,8 @@ struct MinCostPlanner::Impl {
   std::vector<std::int64_t> g;
   std::vector<std::int64_t> h;
   std::vector<std::int32_t> steps;
-  std::vector<std::int32_t> head;  // first optimal parent edge
+  std::vector<std::int32_t> origin;  // the source (index into search's `from`) of g's path
+  std::vector<std::int32_t> head;    // first optimal parent edge
   std::vector<std::uint8_t> closed;
   std::vector<ParentEdge> edges;
   std::vector<HeapEntry> heap;
@@ -76,6 +77,7 @@ struct MinCostPlanner::Impl {
       keys.push_back(key);
       g.push_back(kInf);
       steps.push_back(0);
+      origin.push_back(-1);
       head.push_back(-1);
       closed.push_back(0);
       h.push_back(0);
@@ -110,12 +112,13 @@ struct MinCostPlanner::Impl {
 
   core::Status compute_bounds();
   void reset(const SearchOptions& options);
-  // Settles states from the states `from` (each at cost 0) in order of g + h (ties: fewer steps,
-  // then lower node) until every state in `wanted` is settled or none is left; found[] gets their
-  // nodes.
+  // Settles states from the states `from` (each at cost `seed_ps[i]`, 0 if seed_ps is empty) in
+  // order of g + h (ties: fewer steps, then lower node) until every state in `wanted` is settled
+  // or none is left; found[] gets their nodes, origin[] the index in `from` of each node's path
+  // (a state listed twice is seeded at the smaller cost, the first index on ties).
   // @post error (kUnsupported) past options.max_states, or a pricing error.
   core::Status search(std::span<const StateKey> from, const SearchOptions& options,
-                      SearchResult& out);
+                      SearchResult& out, std::span<const std::int64_t> seed_ps = {});
   core::Result<std::int64_t> price(const Move& mv) {
     DTPLAN_TRY(PricedQuery p, pricer.price(space.query(mv)));
     return p.cost_ps;
@@ -181,6 +184,7 @@ bool Relax::visit(const Move& mv) {
   if (ng < s_.g[uv] || (ng == s_.g[uv] && ns < s_.steps[uv])) {
     s_.g[uv] = ng;
     s_.steps[uv] = ns;
+    s_.origin[uv] = s_.origin[static_cast<std::size_t>(u_)];
     s_.edges.push_back({u_, ordinal, -1});
     s_.head[uv] = static_cast<std::int32_t>(s_.edges.size() - 1);
     s_.heap.push_back({ng + s_.h[uv], ns, v});
@@ -257,6 +261,7 @@ void MinCostPlanner::Impl::reset(const SearchOptions& options) {
   g.clear();
   h.clear();
   steps.clear();
+  origin.clear();
   head.clear();
   closed.clear();
   edges.clear();
@@ -264,14 +269,18 @@ void MinCostPlanner::Impl::reset(const SearchOptions& options) {
 }
 
 core::Status MinCostPlanner::Impl::search(std::span<const StateKey> from,
-                                          const SearchOptions& options, SearchResult& out) {
-  for (const StateKey key : from) {
+                                          const SearchOptions& options, SearchResult& out,
+                                          std::span<const std::int64_t> seed_ps) {
+  for (std::size_t i = 0; i < from.size(); ++i) {
     bool added = false;
-    const std::int32_t source = node_of(key, added);
-    if (!added) continue;
-    g[static_cast<std::size_t>(source)] = 0;
-    h[static_cast<std::size_t>(source)] = heuristic(key);
-    heap.push_back({h[static_cast<std::size_t>(source)], 0, source});
+    const std::int32_t source = node_of(from[i], added);
+    const auto us = static_cast<std::size_t>(source);
+    const std::int64_t g0 = seed_ps.empty() ? 0 : seed_ps[i];
+    if (!added && g0 >= g[us]) continue;
+    g[us] = g0;
+    origin[us] = static_cast<std::int32_t>(i);
+    if (added) h[us] = heuristic(from[i]);
+    heap.push_back({g0 + h[us], 0, source});
     std::push_heap(heap.begin(), heap.end(), HeapAfter{});
   }
   std::size_t left = found.size();
@@ -424,9 +433,11 @@ std::vector<core::Result<std::int64_t>> MinCostPlanner::plan_many(
 
 core::Result<std::vector<std::int64_t>> MinCostPlanner::lower_bounds(
     std::span<const std::int64_t> shape, core::DType dtype, std::span<const RedistState> srcs,
-    std::span<const RedistState> dsts, const SearchOptions& options) {
+    std::span<const RedistState> dsts, const SearchOptions& options,
+    std::span<const std::int64_t> seed_ps, std::vector<std::int32_t>* origins) {
   Impl& s = *impl_;
   std::vector<std::int64_t> out(dsts.size(), 0);
+  if (origins != nullptr) origins->assign(dsts.size(), -1);
   if (srcs.empty() || dsts.empty()) return out;
   // The table holds every end's placements: the targets', then the other sources'.
   std::vector<RedistState> ends(dsts.begin(), dsts.end());
@@ -449,10 +460,12 @@ core::Result<std::vector<std::int64_t>> MinCostPlanner::lower_bounds(
     slot[i] = *w;
   }
   SearchResult ignored;
-  DTPLAN_CHECK(s.search(from, dijkstra, ignored));
+  DTPLAN_CHECK(s.search(from, dijkstra, ignored, seed_ps));
   for (std::size_t i = 0; i < dsts.size(); ++i) {
     const std::int32_t node = s.found[static_cast<std::size_t>(slot[i])];
-    if (node >= 0) out[i] = s.g[static_cast<std::size_t>(node)];
+    if (node < 0) continue;
+    out[i] = s.g[static_cast<std::size_t>(node)];
+    if (origins != nullptr) (*origins)[i] = s.origin[static_cast<std::size_t>(node)];
   }
   return out;
 }

@@ -99,13 +99,16 @@ class MinCostPlanner {
   // table entries only add moves, priced alike), so its distances are at most the pairs' costs,
   // and the min-cost plan is at most the greedy one's (planner.h). What pruning by bound needs
   // to rule out a consumer's strategies without pricing each pair.
-  // @pre as plan() for each pair, except that the pairs may be ones DTensor cannot redistribute.
+  // With `seed_ps` (one per source), source i starts at seed_ps[i], so a target's bound is on
+  // min_i (seed_ps[i] + cost(i, target)); `origins` (when given) gets per target the i its bound
+  // comes from (-1 where none reaches it): what the pruning's plan of a component follows.
+  // @pre as plan() for each pair, except that the pairs may be ones DTensor cannot redistribute;
+  //   seed_ps empty or one per source, each >= 0.
   // @post error (kUnsupported) beyond the limits of the header, or a pricing error.
-  core::Result<std::vector<std::int64_t>> lower_bounds(std::span<const std::int64_t> shape,
-                                                       core::DType dtype,
-                                                       std::span<const RedistState> srcs,
-                                                       std::span<const RedistState> dsts,
-                                                       const SearchOptions& options);
+  core::Result<std::vector<std::int64_t>> lower_bounds(
+      std::span<const std::int64_t> shape, core::DType dtype, std::span<const RedistState> srcs,
+      std::span<const RedistState> dsts, const SearchOptions& options,
+      std::span<const std::int64_t> seed_ps = {}, std::vector<std::int32_t>* origins = nullptr);
 
   struct Impl;  // the search's state and scratch (min_cost_planner.cc)
 

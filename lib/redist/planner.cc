@@ -306,8 +306,10 @@ std::vector<core::Result<double>> Planner::costs_uncached(const TensorSpec& src,
 
 core::Result<std::vector<double>> Planner::cost_lower_bounds(
     std::span<const TensorSpec* const> srcs, std::span<const TensorSpec* const> dsts,
-    const PlanOptions& options) {
+    const PlanOptions& options, std::span<const double> seed_us,
+    std::vector<std::int32_t>* origins) {
   std::vector<double> out(dsts.size(), 0.0);
+  if (origins != nullptr) origins->assign(dsts.size(), -1);
   if (srcs.empty() || dsts.empty()) return out;
   std::vector<RedistState> starts, targets;
   for (const auto* list : {&srcs, &dsts}) {
@@ -321,8 +323,10 @@ core::Result<std::vector<double>> Planner::cost_lower_bounds(
     }
   }
   const SearchOptions so{options.merge, Heuristic::kNone, options.max_states};
+  std::vector<std::int64_t> seed_ps;
+  for (double us : seed_us) seed_ps.push_back(to_ps(us));
   DTPLAN_TRY(const auto ps, search_.lower_bounds(srcs.front()->shape(), srcs.front()->dtype(),
-                                                 starts, targets, so));
+                                                 starts, targets, so, seed_ps, origins));
   for (std::size_t i = 0; i < ps.size(); ++i) out[i] = static_cast<double>(ps[i]) / 1e6;
   last_settled_ = 0;
   return out;

@@ -87,11 +87,15 @@ class Planner {
   // For each of `dsts`, a lower bound (µs) on cost_uncached(src, dst, options) over every src of
   // `srcs`, the min-cost planner's or the greedy one's (MinCostPlanner::lower_bounds; a pair
   // DTensor cannot redistribute costs +inf there, so any value bounds it).
+  // With `seed_us` (one per source, each finite and >= 0), the bound is on min over srcs i of
+  // seed_us[i] + cost (seeds rounded to ps), and `origins` (when given) gets per dst the i it
+  // comes from, -1 where no source reaches it (MinCostPlanner::lower_bounds).
   // @pre every spec is of one tensor. @post errors: a spec that does not fit the mesh
   //   (kBadInput), a search beyond the min-cost planner's limits (kUnsupported).
   core::Result<std::vector<double>> cost_lower_bounds(
       std::span<const placement::TensorSpec* const> srcs,
-      std::span<const placement::TensorSpec* const> dsts, const PlanOptions& options);
+      std::span<const placement::TensorSpec* const> dsts, const PlanOptions& options,
+      std::span<const double> seed_us = {}, std::vector<std::int32_t>* origins = nullptr);
 
   [[nodiscard]] const MeshContext& mesh() const { return mesh_; }
   [[nodiscard]] const CostModel& model() const { return *model_; }

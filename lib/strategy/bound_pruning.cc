@@ -48,9 +48,10 @@ struct Pruner {
   PruneEdgeSource& source;
   InEdges in_edges;
   std::unordered_map<const void*, std::pair<EdgeMatrix, std::vector<double>>> minima{};
-  std::vector<std::vector<std::int32_t>> lists{};   // per node: its allowed strategies
-  std::vector<std::vector<double>> local{};         // per free node, per entry of its list
-  std::vector<std::vector<std::size_t>> in_free{};  // per free node: edges from free producers
+  std::vector<std::vector<std::int32_t>> lists{};    // per node: its allowed strategies
+  std::vector<std::vector<double>> local{};          // per free node, per entry of its list
+  std::vector<std::vector<std::size_t>> in_free{};   // per free node: edges from free producers
+  std::vector<std::vector<std::size_t>> out_free{};  // per free node: edges to free consumers
 
   [[nodiscard]] bool fixed(NodeIndex v) const {
     return lists[static_cast<std::size_t>(v)].size() == 1;
@@ -67,6 +68,7 @@ struct Pruner {
         local[v].push_back(nodes[v].unary[static_cast<std::size_t>(s)]);
     }
     in_free.resize(nodes.size());
+    out_free.resize(nodes.size());
     for (std::size_t e = 0; e < edges.size(); ++e) {
       const NodeIndex u = edges[e].u, v = edges[e].v;
       const bool fu = fixed(u), fv = fixed(v);
@@ -74,6 +76,7 @@ struct Pruner {
       if (!fu && !fv) {
         comps.unite(u, v);
         in_free[static_cast<std::size_t>(v)].push_back(e);
+        out_free[static_cast<std::size_t>(u)].push_back(e);
         continue;
       }
       auto m =
@@ -105,27 +108,114 @@ struct Pruner {
     for (NodeIndex v : members) {
       const std::vector<std::size_t> cand = memory_minimal(v);
       if (cand.empty()) return kInf;
-      const auto& list = lists[static_cast<std::size_t>(v)];
-      std::vector<double> add(cand.size());
-      std::vector<std::int32_t> strategies(cand.size());
-      for (std::size_t c = 0; c < cand.size(); ++c) {
-        add[c] = local[static_cast<std::size_t>(v)][cand[c]];
-        strategies[c] = list[cand[c]];
-      }
-      for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
-        const NodeIndex u = edges[e].u;
-        const std::int32_t from =
-            lists[static_cast<std::size_t>(u)][choice[static_cast<std::size_t>(u)]];
-        auto m = source.matrix(e, {from}, strategies);
-        if (!m.ok()) return kInf;
-        for (std::size_t c = 0; c < cand.size(); ++c) add[c] += edges[e].runs * (**m)[c];
-      }
-      const auto best = std::min_element(add.begin(), add.end()) - add.begin();
-      if (!std::isfinite(add[static_cast<std::size_t>(best)])) return kInf;
+      const auto add = cost_at(v, cand, choice);
+      if (!add) return kInf;
+      const auto best = std::min_element(add->begin(), add->end()) - add->begin();
+      if (!std::isfinite((*add)[static_cast<std::size_t>(best)])) return kInf;
       choice[static_cast<std::size_t>(v)] = cand[static_cast<std::size_t>(best)];
-      total += add[static_cast<std::size_t>(best)];
+      total += (*add)[static_cast<std::size_t>(best)];
     }
     return total;
+  }
+
+  // Per entry of `cand` (entries of v's list): v's local cost there plus its edges from earlier
+  // members at their `choice`; nullopt where an edge cannot be priced.
+  std::optional<std::vector<double>> cost_at(NodeIndex v, const std::vector<std::size_t>& cand,
+                                             const std::vector<std::size_t>& choice) {
+    std::vector<double> add;
+    add.reserve(cand.size());
+    for (std::size_t c : cand) add.push_back(local[static_cast<std::size_t>(v)][c]);
+    const std::vector<std::int32_t> mine = strategies_of(v, cand);
+    for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
+      const NodeIndex u = edges[e].u;
+      const std::int32_t from =
+          lists[static_cast<std::size_t>(u)][choice[static_cast<std::size_t>(u)]];
+      auto m = source.matrix(e, {from}, mine);
+      if (!m.ok()) return std::nullopt;
+      for (std::size_t c = 0; c < cand.size(); ++c) add[c] += edges[e].runs * (**m)[c];
+    }
+    return add;
+  }
+
+  // The exact cost of the plan `choice` of `members`, or +inf.
+  double plan_cost(const std::vector<NodeIndex>& members, const std::vector<std::size_t>& choice) {
+    double total = 0;
+    for (NodeIndex v : members) {
+      const auto add = cost_at(v, {choice[static_cast<std::size_t>(v)]}, choice);
+      if (!add) return kInf;
+      total += add->front();
+    }
+    return total;
+  }
+
+  // The strategies of entries `cand` of v's list.
+  [[nodiscard]] std::vector<std::int32_t> strategies_of(
+      NodeIndex v, const std::vector<std::size_t>& cand) const {
+    std::vector<std::int32_t> out;
+    out.reserve(cand.size());
+    for (std::size_t c : cand) out.push_back(lists[static_cast<std::size_t>(v)][c]);
+    return out;
+  }
+
+  // Whether edge e (between free nodes) carries its producer's plan values forward: each free
+  // producer hands them to the consumer of its first edge to a free node.
+  [[nodiscard]] bool absorbs(std::size_t e) const {
+    return out_free[static_cast<std::size_t>(edges[e].u)].front() == e;
+  }
+
+  // A plan of `members` (ascending) over memory-minimal strategies, built by dynamic
+  // programming: in node order, F(v, s) is v's local cost plus, per edge from an earlier member
+  // u, the cheapest seeded cost into s (seeded_cheapest: a lower bound on each pair), seeded
+  // with F(u, .) along the edge that absorbs u and at 0 along the others; then from the last
+  // node back, each node takes its cheapest value unless a consumer that absorbed it already
+  // chose for it. The plan's exact cost, or +inf. `choice` gets the plan.
+  double dp_bound(const std::vector<NodeIndex>& members, std::vector<std::size_t>& choice) {
+    std::unordered_map<NodeIndex, std::vector<std::size_t>> cand;
+    std::unordered_map<NodeIndex, std::vector<double>> f;
+    std::unordered_map<NodeIndex, std::vector<std::int32_t>> from;  // per absorbed producer
+    for (NodeIndex v : members) {
+      cand[v] = memory_minimal(v);
+      if (cand[v].empty()) return kInf;
+      std::vector<double>& fv = f[v];
+      for (std::size_t c : cand[v]) fv.push_back(local[static_cast<std::size_t>(v)][c]);
+      const std::vector<std::int32_t> vs = strategies_of(v, cand[v]);
+      for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
+        const NodeIndex u = edges[e].u;
+        const double runs = edges[e].runs;
+        const std::vector<double>& fu = f[u];
+        const double low = *std::min_element(fu.begin(), fu.end());
+        if (!std::isfinite(low)) return kInf;  // u has no finite value: no plan to follow
+        std::vector<double> seeds(fu.size(), 0.0);
+        if (absorbs(e) && runs > 0) {
+          for (std::size_t j = 0; j < fu.size(); ++j) seeds[j] = (fu[j] - low) / runs;
+        }
+        auto into = source.seeded(e, strategies_of(u, cand[u]), seeds, vs);
+        if (!into.ok()) return kInf;
+        for (std::size_t c = 0; c < fv.size(); ++c) fv[c] += runs * (*into)->value[c];
+        if (absorbs(e)) from[u] = (*into)->from;
+      }
+    }
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      const NodeIndex v = *it;
+      std::size_t& pick = choice[static_cast<std::size_t>(v)];
+      const auto& fv = f[v];
+      const auto& out = out_free[static_cast<std::size_t>(v)];
+      if (out.empty()) {
+        pick = static_cast<std::size_t>(std::min_element(fv.begin(), fv.end()) - fv.begin());
+      }
+      if (!std::isfinite(fv[pick])) return kInf;
+      for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
+        if (!absorbs(e)) continue;
+        const std::int32_t j = from[edges[e].u][pick];
+        if (j < 0) return kInf;
+        choice[static_cast<std::size_t>(edges[e].u)] = static_cast<std::size_t>(j);
+      }
+    }
+    for (NodeIndex v : members) {
+      std::size_t& pick = choice[static_cast<std::size_t>(v)];
+      pick = cand[v][pick];
+    }
+    return plan_cost(members, choice);
   }
 
   // The pass of the header over `members` (ascending): v's edges from earlier members join its
@@ -230,7 +320,9 @@ static PruneStats prune_pass(std::span<const PruneNode> nodes, std::span<const P
       const auto& l = p.local[static_cast<std::size_t>(v)];
       lower += *std::min_element(l.begin(), l.end());
     }
-    const double upper = p.greedy_bound(members[r], choice);
+    // Two plans of the component; the cheaper one bounds it.
+    const double greedy = p.greedy_bound(members[r], choice);
+    const double upper = std::min(greedy, p.dp_bound(members[r], choice));
     if (!std::isfinite(lower) || !std::isfinite(upper)) continue;
     ++stats.bounded;
     stats.dropped += p.prune(members[r], upper, lower, allowed);

@@ -6,9 +6,17 @@
 // split them into components, which interact only through fixed nodes. For a component K:
 //   local(v, s)  v's unary cost at s plus its edges to fixed nodes at s (thin matrices, exact)
 //   LB_K         Σ_v min_s local(v, s): the edges inside K cost >= 0
-//   UB_K         the cost of one plan of K: in node (graph) order, each node takes the strategy
-//                that adds least over its memory-minimal ones (smallest in every memory term),
-//                its edges from earlier nodes of K priced at their choices
+//   UB_K         the cost of the cheaper of two plans of K over each node's memory-minimal
+//                strategies (smallest in every memory term), priced exactly:
+//                - greedy: in node (graph) order, each node takes the strategy that adds least,
+//                  its edges from earlier nodes of K priced at their choices;
+//                - planned: dynamic programming in node order, F(v, s) = local(v, s) plus, per
+//                  edge from an earlier member u, the cheapest seeded cost into s (a lower bound
+//                  per pair from one search, PruneEdgeSource::seeded) seeded with F(u, .) along
+//                  the one edge that absorbs u (u's first edge to a free node) and with 0 along
+//                  the others; then from the last node back, a node no consumer absorbed takes its
+//                  cheapest F and hands each absorbed producer the strategy its value came from.
+//                Any plan of allowed memory-minimal strategies bounds K, however it was found
 // Swapping that plan into an optimal one keeps every constraint (pins allow its strategies, its
 // edges are finite, no memory term grows), so an optimal plan spends at most UB_K on K, and a
 // strategy s of v with local(v, s) - min local(v) > UB_K - LB_K is in no optimal plan. The pass
@@ -60,6 +68,11 @@ class PruneEdgeSource {
   // strategy of `us` (the column minima of matrix(), or less).
   virtual core::Result<EdgeMatrix> cheapest(std::size_t e, const std::vector<std::int32_t>& us,
                                             const std::vector<std::int32_t>& vs) = 0;
+  // Per consumer strategy of `vs`, a lower bound on min_j (seeds[j] + cost per run from us[j]),
+  // and the j it comes from (EdgeCoster::seeded_cheapest; exact values serve as well).
+  virtual core::Result<std::shared_ptr<const SeededBounds>> seeded(
+      std::size_t e, const std::vector<std::int32_t>& us, std::span<const double> seeds,
+      const std::vector<std::int32_t>& vs) = 0;
 };
 
 struct PruneStats {

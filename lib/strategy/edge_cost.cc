@@ -1,6 +1,7 @@
 #include "strategy/edge_cost.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -66,6 +67,28 @@ std::vector<double> column_minima(const std::vector<double>& matrix, std::size_t
 
 bool is_forbidden_pair(const core::Error& error) {
   return error.kind == core::ErrorKind::kUnsupported;
+}
+
+SeededBounds seeded_minima(const std::vector<double>& matrix, std::span<const double> seeds,
+                           std::size_t columns) {
+  SeededBounds out{std::vector<double>(columns, std::numeric_limits<double>::infinity()),
+                   std::vector<std::int32_t>(columns, -1)};
+  for (std::size_t j = 0; j < seeds.size(); ++j) {
+    for (std::size_t o = 0; o < columns; ++o) {
+      const double x = seeds[j] + matrix[j * columns + o];
+      if (x < out.value[o]) {
+        out.value[o] = x;
+        out.from[o] = static_cast<std::int32_t>(j);
+      }
+    }
+  }
+  return out;
+}
+
+std::size_t EdgeCoster::SeededKeyHash::operator()(const SeededKey& k) const {
+  std::size_t h = KeyHash{}(k.key);
+  for (double x : k.seeds) h = core::hash_combine(h, std::hash<double>{}(x));
+  return h;
 }
 
 std::size_t EdgeCoster::KeyHash::operator()(const EdgeMatrixKey& k) const {
@@ -305,6 +328,63 @@ core::Result<EdgeMatrix> EdgeCoster::cheapest(const EdgeMatrixKey& key,
   out->reserve(consumer_inputs.size());
   for (std::size_t o = 0; o < consumer_inputs.size(); ++o) out->push_back((*bounds)[dc.of[o]]);
   return cheapest_.emplace(key, std::move(out)).first->second;
+}
+
+core::Result<std::shared_ptr<const SeededBounds>> EdgeCoster::seeded_cheapest(
+    const EdgeMatrixKey& key, const graph::TensorMeta& meta,
+    std::span<const Placements> producer_options, std::span<const double> seeds,
+    std::span<const Placements> consumer_inputs) {
+  SeededKey memo{key, std::vector<double>(seeds.begin(), seeds.end())};
+  if (auto it = seeded_.find(memo); it != seeded_.end()) return it->second;
+  const Distinct dc = distinct(consumer_inputs);
+  // The sources: per distinct option with a finite seed, its smallest seed (first j on ties).
+  std::vector<std::size_t> source_option;
+  std::vector<double> source_seed;
+  std::vector<placement::TensorSpec> specs;
+  for (std::size_t j = 0; j < producer_options.size(); ++j) {
+    if (!std::isfinite(seeds[j])) continue;
+    std::size_t k = 0;
+    while (k < source_option.size() && producer_options[source_option[k]] != producer_options[j]) {
+      ++k;
+    }
+    if (k < source_option.size()) {
+      if (seeds[j] < source_seed[k]) {
+        source_seed[k] = seeds[j];
+        source_option[k] = j;
+      }
+      continue;
+    }
+    DTPLAN_TRY(placement::TensorSpec sp, spec(meta, producer_options[j]));
+    specs.push_back(std::move(sp));
+    source_option.push_back(j);
+    source_seed.push_back(seeds[j]);
+  }
+  const std::size_t sources = specs.size();
+  for (std::size_t i : dc.first) {
+    DTPLAN_TRY(placement::TensorSpec sp, spec(meta, consumer_inputs[i]));
+    specs.push_back(std::move(sp));
+  }
+  std::vector<const placement::TensorSpec*> ends;
+  for (const auto& sp : specs) ends.push_back(&sp);
+  const std::span<const placement::TensorSpec* const> all(ends);
+  std::vector<std::int32_t> origins;
+  auto bounds = sources == 0 ? core::Result<std::vector<double>>(std::vector<double>())
+                             : planner_->cost_lower_bounds(all.first(sources), all.subspan(sources),
+                                                           options_, source_seed, &origins);
+  auto out = std::make_shared<SeededBounds>();
+  if (!bounds.ok()) {  // beyond the search's limits: the exact matrix
+    DTPLAN_TRY(EdgeMatrix m, matrix(key, meta, producer_options, consumer_inputs));
+    *out = seeded_minima(*m, seeds, consumer_inputs.size());
+  } else {
+    for (std::size_t o = 0; o < consumer_inputs.size(); ++o) {
+      const std::int32_t from = sources == 0 ? -1 : origins[dc.of[o]];
+      out->from.push_back(
+          from < 0 ? -1 : static_cast<std::int32_t>(source_option[static_cast<std::size_t>(from)]));
+      out->value.push_back(from < 0 ? std::numeric_limits<double>::infinity()
+                                    : (*bounds)[dc.of[o]]);
+    }
+  }
+  return seeded_.emplace(std::move(memo), std::move(out)).first->second;
 }
 
 }  // namespace dtplan::strategy

@@ -55,6 +55,18 @@ struct EdgeMatrixKey {
   bool operator==(const EdgeMatrixKey&) const = default;
 };
 
+// Per consumer input: the cheapest seeded cost into it and the producer option it comes from
+// (EdgeCoster::seeded_cheapest).
+struct SeededBounds {
+  std::vector<double> value;
+  std::vector<std::int32_t> from;
+};
+
+// The cheapest seeded cost into each column of a row-major matrix with `columns` columns:
+// min_j (seeds[j] + matrix[j][o]), the first such j (-1 and +inf where every sum is infinite).
+SeededBounds seeded_minima(const std::vector<double>& matrix, std::span<const double> seeds,
+                           std::size_t columns);
+
 class EdgeCoster {
  public:
   // `helpers`: more planners on the same mesh and cost model; matrix() prices the pairs it has
@@ -92,6 +104,24 @@ class EdgeCoster {
   core::Result<EdgeMatrix> cheapest(const EdgeMatrixKey& key, const graph::TensorMeta& meta,
                                     std::span<const Placements> producer_options,
                                     std::span<const Placements> consumer_inputs);
+
+  // For each consumer input o: `value[o]`, a lower bound on min_j (seeds[j] + cost_us(meta,
+  // producer_options[j], consumer_inputs[o])), and `from[o]`, the j it comes from (+inf and -1
+  // where no option with a finite seed reaches the input). One min-cost search seeded at each
+  // distinct option at its seed (redist::Planner::cost_lower_bounds); the exact matrix where
+  // that search cannot run. What the pruning's plan of a component follows back from a
+  // consumer to its producers. Memoised by `key` and the seeds; costs no pair.
+  core::Result<std::shared_ptr<const SeededBounds>> seeded_cheapest(
+      const EdgeMatrixKey& key, const graph::TensorMeta& meta,
+      std::span<const Placements> producer_options, std::span<const double> seeds,
+      std::span<const Placements> consumer_inputs);
+
+  // seeded_cheapest()'s memoised result for `key` and `seeds`, or null.
+  [[nodiscard]] std::shared_ptr<const SeededBounds> memoised_seeded(
+      const EdgeMatrixKey& key, std::span<const double> seeds) const {
+    const auto it = seeded_.find(SeededKey{key, std::vector<double>(seeds.begin(), seeds.end())});
+    return it != seeded_.end() ? it->second : nullptr;
+  }
 
   // The matrix memoised by `key`, or null: lets a caller skip listing options already priced.
   [[nodiscard]] EdgeMatrix memoised(const EdgeMatrixKey& key) const {
@@ -144,6 +174,15 @@ class EdgeCoster {
   std::unordered_map<std::uint64_t, double> costs_;  // (src id << 32 | dst id) -> cost
   std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> matrices_;
   std::unordered_map<EdgeMatrixKey, EdgeMatrix, KeyHash> cheapest_;  // cheapest()'s
+  struct SeededKey {
+    EdgeMatrixKey key;
+    std::vector<double> seeds;
+    bool operator==(const SeededKey&) const = default;
+  };
+  struct SeededKeyHash {
+    std::size_t operator()(const SeededKey& k) const;
+  };
+  std::unordered_map<SeededKey, std::shared_ptr<const SeededBounds>, SeededKeyHash> seeded_;
   std::map<std::vector<std::int32_t>, std::int32_t> label_sets_{{{}, 0}};
 };
 

@@ -10,6 +10,7 @@
 #include "placement/placement_text.h"
 #include "plan/step_runs.h"
 #include "strategy/bound_pruning.h"
+#include "strategy/graph_edge_costs.h"
 #include "strategy/step_schedule.h"
 
 namespace dtplan::strategy {
@@ -31,10 +32,6 @@ std::vector<LabelIndex> labels_with(const OpStrategy& op, const Placements& plac
   }
   return out;
 }
-
-// What Builder::edge_matrix gives: the matrix, or per consumer strategy a lower bound on its
-// cheapest entry.
-enum class EdgeCost : std::uint8_t { kExact, kCheapestBound };
 
 struct Builder {
   const graph::Graph& graph;
@@ -161,52 +158,8 @@ struct Builder {
     }
   }
 
-  // The matrix of the edge from p's output into `slot` of consumer c, over the producer
-  // strategies `us` and the consumer strategies `vs` (ascending strategy indices; empty: all of
-  // them), memoised by the coster; EdgeCost::kCheapestBound gives EdgeCoster::cheapest's
-  // per-consumer lower bounds instead.
-  core::Result<EdgeMatrix> edge_matrix(graph::NodeId p, graph::NodeId c, std::int32_t slot,
-                                       const std::vector<std::int32_t>& us,
-                                       const std::vector<std::int32_t>& vs, EdgeCost what) {
-    const OpStrategy& pop = strategies.of(p);
-    const OpStrategy& cop = strategies.of(c);
-    const graph::Node& node = graph.node(c);
-    const std::size_t out = producer_output_index(node);
-    auto set_id = [&](const OpStrategy& op, const std::vector<std::int32_t>& list) {
-      return list.empty() || list.size() == op.size() ? 0 : coster.label_set_id(list);
-    };
-    const EdgeMatrixKey key{strategies.distinct_index(p),
-                            static_cast<std::int32_t>(out),
-                            strategies.distinct_index(c),
-                            slot,
-                            set_id(pop, us),
-                            set_id(cop, vs)};
-    if (EdgeMatrix m =
-            what == EdgeCost::kExact ? coster.memoised(key) : coster.memoised_cheapest(key)) {
-      return m;
-    }
-    std::vector<Placements> sources = output_options(pop, out);
-    if (!us.empty()) {
-      std::vector<Placements> picked;
-      picked.reserve(us.size());
-      for (std::int32_t u : us) picked.push_back(sources[static_cast<std::size_t>(u)]);
-      sources = std::move(picked);
-    }
-    std::vector<Placements> inputs;
-    inputs.reserve(vs.empty() ? cop.size() : vs.size());
-    for (std::size_t k = 0; k < (vs.empty() ? cop.size() : vs.size()); ++k) {
-      const std::size_t v = vs.empty() ? k : static_cast<std::size_t>(vs[k]);
-      inputs.push_back(cop.strategies[v].inputs[static_cast<std::size_t>(slot)]);
-    }
-    const graph::TensorMeta& meta = graph.node(p).outputs[out];
-    auto built = what == EdgeCost::kExact ? coster.matrix(key, meta, sources, inputs)
-                                          : coster.cheapest(key, meta, sources, inputs);
-    if (!built.ok()) {
-      return built.error().with_context(graph::node_label(node.name) + " input " +
-                                        std::to_string(slot));
-    }
-    return built;
-  }
+  // Edge costs between strategy lists (graph_edge_costs.h).
+  GraphEdgeCosts edge_costs{graph, strategies, coster};
 
   // The redistribution runs per step of the edge from p into c.
   [[nodiscard]] std::int64_t edge_runs(graph::NodeId p, graph::NodeId c) const {
@@ -225,9 +178,10 @@ struct Builder {
         const graph::NodeId p = node.inputs[slot];
         const NodeIndex u = index(p);
         if (u < 0) continue;
-        DTPLAN_TRY(EdgeMatrix matrix, edge_matrix(p, id, static_cast<std::int32_t>(slot),
-                                                  sp.label_strategy[static_cast<std::size_t>(u)],
-                                                  sp.label_strategy[v], EdgeCost::kExact));
+        DTPLAN_TRY(EdgeMatrix matrix,
+                   edge_costs.matrix(p, id, static_cast<std::int32_t>(slot),
+                                     sp.label_strategy[static_cast<std::size_t>(u)],
+                                     sp.label_strategy[v], EdgeCost::kExact));
         sp.problem.edges.push_back({u, static_cast<NodeIndex>(v), static_cast<std::int32_t>(slot),
                                     solve::Matrix(times(matrix, edge_runs(p, id)))});
         if (follows && static_cast<std::int32_t>(slot) == op.follows_slot) {
@@ -470,12 +424,18 @@ struct Builder {
     core::Result<EdgeMatrix> matrix(std::size_t e, const std::vector<std::int32_t>& us,
                                     const std::vector<std::int32_t>& vs) override {
       const Slot& s = slots[e];
-      return b.edge_matrix(s.producer, s.consumer, s.slot, us, vs, EdgeCost::kExact);
+      return b.edge_costs.matrix(s.producer, s.consumer, s.slot, us, vs, EdgeCost::kExact);
     }
     core::Result<EdgeMatrix> cheapest(std::size_t e, const std::vector<std::int32_t>& us,
                                       const std::vector<std::int32_t>& vs) override {
       const Slot& s = slots[e];
-      return b.edge_matrix(s.producer, s.consumer, s.slot, us, vs, EdgeCost::kCheapestBound);
+      return b.edge_costs.matrix(s.producer, s.consumer, s.slot, us, vs, EdgeCost::kCheapestBound);
+    }
+    core::Result<std::shared_ptr<const SeededBounds>> seeded(
+        std::size_t e, const std::vector<std::int32_t>& us, std::span<const double> seeds,
+        const std::vector<std::int32_t>& vs) override {
+      const Slot& s = slots[e];
+      return b.edge_costs.seeded(s.producer, s.consumer, s.slot, us, seeds, vs);
     }
   };
 

@@ -12,7 +12,8 @@
 //   * the triangle inequality of min-cost totals for intermediates whose Partial ops and
 //     StridedShards appear in the two ends;
 //   * cost_lower_bounds from several sources is at most every pair's cost_uncached (0 where a
-//     source is the target), and not vacuous.
+//     source is the target), and not vacuous; seeded, it is at most every seed plus its pair's
+//     cost, at least its origin's seed, and it follows a source that reaches the target.
 
 #include <doctest/doctest.h>
 
@@ -337,6 +338,51 @@ TEST_CASE("planner properties: lower bounds from several sources are at most eve
                               << ", equal to the cheapest pair: " << tight);
   CHECK(positive > checked / 4);  // the bounds are not vacuous
   CHECK(tight > 0);
+}
+
+TEST_CASE("planner properties: seeded lower bounds and their origins") {
+  std::mt19937_64 rng(4343);
+  std::int64_t checked = 0, moved = 0;
+  for (int i = 0; i < 16; ++i) {
+    const RowCase c = row_case(rng, i);
+    const std::vector<placement::TensorSpec>& row = c.row;
+    const std::vector<const placement::TensorSpec*> srcs = {&c.s.req.src, &row[row.size() / 3],
+                                                            &row.back()};
+    // Seeds (µs) from 0 up to a few collectives' worth, so that a dearer start can lose.
+    std::vector<double> seeds;
+    for (std::size_t j = 0; j < srcs.size(); ++j) {
+      seeds.push_back(std::uniform_int_distribution<int>(0, 400)(rng) / 4.0);
+    }
+    INFO(c.s.req.describe() << " model " << cost_model_name(c.kind));
+    for (bool merge : {true, false}) {
+      const PlanOptions o{PlannerKind::kAuto, merge};
+      std::vector<std::int32_t> origins;
+      const auto lower = c.first->cost_lower_bounds(srcs, c.dsts, o, seeds, &origins);
+      REQUIRE_MESSAGE(lower.ok(), (lower.ok() ? std::string() : lower.error().message));
+      REQUIRE(origins.size() == row.size());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        INFO((merge ? "merged " : "unmerged ") << to_string(row[k]));
+        double best = std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < srcs.size(); ++j) {
+          const auto cost = *srcs[j] == row[k] ? core::Result<double>(0.0)
+                                               : c.second->cost_uncached(*srcs[j], row[k], o);
+          if (cost.ok()) best = std::min(best, seeds[j] + *cost);
+        }
+        const std::int32_t from = origins[k];
+        if (from < 0) {  // no source reaches it: no pair can be priced either
+          CHECK_FALSE(std::isfinite(best));
+          continue;
+        }
+        REQUIRE(from < static_cast<std::int32_t>(srcs.size()));
+        CHECK(ps((*lower)[k]) >= ps(seeds[static_cast<std::size_t>(from)]));
+        if (std::isfinite(best)) CHECK(ps((*lower)[k]) <= ps(best));
+        ++checked;
+        moved += ps((*lower)[k]) > ps(seeds[static_cast<std::size_t>(from)]);
+      }
+    }
+  }
+  MESSAGE("targets checked: " << checked << ", above their origin's seed: " << moved);
+  CHECK(moved > checked / 4);  // the bounds add redistributions to the seeds
 }
 
 }  // namespace

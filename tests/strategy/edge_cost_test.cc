@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "solve/problem.h"
@@ -15,6 +16,7 @@ namespace dtplan::strategy::testing {
 namespace {
 
 const graph::TensorMeta kWeight{{64, 64}, core::DType::kBF16};
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
@@ -102,6 +104,48 @@ TEST_CASE("edge cost: matrices are memoised by key and match pairwise costs") {
   EdgeMatrix again = coster->matrix(key, kWeight, from, to).value();
   CHECK(again.get() == m.get());
   CHECK(coster->matrices_built() == 1);
+}
+
+TEST_CASE("edge cost: seeded bounds are below every seed plus its pair, and name a source") {
+  // Repeated options keep their smallest seed; an infinite seed is no source; P(sum),S(0) is
+  // reached only from the Partial option (Shard -> Partial is impossible).
+  auto coster = make_coster(context({2, 2}, {"dp", "tp"}, {{"dp", "tp"}}));
+  const std::vector<Placements> from = pls({"S(0),R", "R,R", "P(sum),R", "R,R", "S(1),S(0)"});
+  const std::vector<double> seeds = {5.0, 40.0, 0.5, 2.0, kInfinity};
+  const std::vector<Placements> to = pls({"R,R", "S(1),R", "P(sum),S(0)", "S(1),S(0)", "S(0),R"});
+  const EdgeMatrixKey key{1, 0, 2, 1};
+  const auto got = coster->seeded_cheapest(key, kWeight, from, seeds, to).value();
+  CHECK(coster->pairs_priced() == 0);  // one search, no pair
+  REQUIRE(got->value.size() == to.size());
+  for (std::size_t o = 0; o < to.size(); ++o) {
+    INFO("input " << o);
+    double best = kInfinity;
+    for (std::size_t j = 0; j < from.size(); ++j) {
+      best = std::min(best, seeds[j] + coster->cost_us(kWeight, from[j], to[o]).value());
+    }
+    const std::int32_t j = got->from[o];
+    REQUIRE(j >= 0);
+    REQUIRE(j < 4);  // never the option with an infinite seed
+    CHECK(j != 1);   // R,R at 40 loses to R,R at 2
+    CHECK(got->value[o] >= seeds[static_cast<std::size_t>(j)]);
+    CHECK(got->value[o] <= best + 1e-6);
+  }
+  CHECK(got->from[4] == 0);  // S(0),R is a source at 5, cheaper than any move into it
+  CHECK(got->value[4] == 5.0);
+  CHECK(got->from[2] == 2);  // only the Partial option reaches P(sum),S(0)
+  CHECK(coster->memoised_seeded(key, seeds).get() == got.get());
+  CHECK(coster->memoised_seeded(key, std::vector<double>{5.0, 40.0, 0.5, 2.0, 1.0}) == nullptr);
+}
+
+TEST_CASE("edge cost: seeded minima of a matrix") {
+  const std::vector<double> m = {3, kInfinity, 1, 0, 7, kInfinity};  // 3 rows, 2 columns
+  const SeededBounds b = seeded_minima(m, std::vector<double>{0, 2, 1}, 2);
+  CHECK(b.value == std::vector<double>{3, 2});
+  CHECK(b.from == std::vector<std::int32_t>{0, 1});
+  const SeededBounds none = seeded_minima(m, std::vector<double>{kInfinity, kInfinity, 0}, 2);
+  CHECK(none.value[0] == 7);
+  CHECK(none.from == std::vector<std::int32_t>{2, -1});
+  CHECK(std::isinf(none.value[1]));
 }
 
 TEST_CASE("edge cost: a matrix fails with its first failing pair's error, row by row") {
