@@ -336,28 +336,27 @@ core::Result<std::shared_ptr<const SeededBounds>> EdgeCoster::seeded_cheapest(
     std::span<const Placements> consumer_inputs) {
   SeededKey memo{key, std::vector<double>(seeds.begin(), seeds.end())};
   if (auto it = seeded_.find(memo); it != seeded_.end()) return it->second;
+  const Distinct dr = distinct(producer_options);
   const Distinct dc = distinct(consumer_inputs);
-  // The sources: per distinct option with a finite seed, its smallest seed (first j on ties).
+  // Per distinct option, its smallest seed (the first option on ties).
+  std::vector<double> best(dr.first.size(), std::numeric_limits<double>::infinity());
+  std::vector<std::size_t> best_option(dr.first);
+  for (std::size_t j = 0; j < producer_options.size(); ++j) {
+    if (seeds[j] < best[dr.of[j]]) {
+      best[dr.of[j]] = seeds[j];
+      best_option[dr.of[j]] = j;
+    }
+  }
+  // The sources: the distinct options with a finite seed.
   std::vector<std::size_t> source_option;
   std::vector<double> source_seed;
   std::vector<placement::TensorSpec> specs;
-  for (std::size_t j = 0; j < producer_options.size(); ++j) {
-    if (!std::isfinite(seeds[j])) continue;
-    std::size_t k = 0;
-    while (k < source_option.size() && producer_options[source_option[k]] != producer_options[j]) {
-      ++k;
-    }
-    if (k < source_option.size()) {
-      if (seeds[j] < source_seed[k]) {
-        source_seed[k] = seeds[j];
-        source_option[k] = j;
-      }
-      continue;
-    }
-    DTPLAN_TRY(placement::TensorSpec sp, spec(meta, producer_options[j]));
+  for (std::size_t k = 0; k < dr.first.size(); ++k) {
+    if (!std::isfinite(best[k])) continue;
+    DTPLAN_TRY(placement::TensorSpec sp, spec(meta, producer_options[best_option[k]]));
     specs.push_back(std::move(sp));
-    source_option.push_back(j);
-    source_seed.push_back(seeds[j]);
+    source_option.push_back(best_option[k]);
+    source_seed.push_back(best[k]);
   }
   const std::size_t sources = specs.size();
   for (std::size_t i : dc.first) {

@@ -39,6 +39,12 @@ std::pair<std::vector<Placements>, std::vector<Placements>> GraphEdgeCosts::ends
   return {std::move(sources), std::move(inputs)};
 }
 
+core::Error GraphEdgeCosts::in_context(const core::Error& error, graph::NodeId c,
+                                       std::int32_t slot) const {
+  return error.with_context(graph::node_label(graph_.node(c).name) + " input " +
+                            std::to_string(slot));
+}
+
 const graph::TensorMeta& GraphEdgeCosts::tensor(graph::NodeId p, graph::NodeId c) const {
   return graph_.node(p).outputs[producer_output_index(graph_.node(c))];
 }
@@ -57,10 +63,7 @@ core::Result<EdgeMatrix> GraphEdgeCosts::matrix(graph::NodeId p, graph::NodeId c
   const auto [sources, inputs] = ends(p, c, slot, us, vs);
   auto built = what == EdgeCost::kExact ? coster_.matrix(k, tensor(p, c), sources, inputs)
                                         : coster_.cheapest(k, tensor(p, c), sources, inputs);
-  if (!built.ok()) {
-    return built.error().with_context(graph::node_label(graph_.node(c).name) + " input " +
-                                      std::to_string(slot));
-  }
+  if (!built.ok()) return in_context(built.error(), c, slot);
   return built;
 }
 
@@ -71,10 +74,7 @@ core::Result<std::shared_ptr<const SeededBounds>> GraphEdgeCosts::seeded(
   if (auto hit = coster_.memoised_seeded(k, seeds)) return hit;
   const auto [sources, inputs] = ends(p, c, slot, us, vs);
   auto built = coster_.seeded_cheapest(k, tensor(p, c), sources, seeds, inputs);
-  if (!built.ok()) {
-    return built.error().with_context(graph::node_label(graph_.node(c).name) + " input " +
-                                      std::to_string(slot));
-  }
+  if (!built.ok()) return in_context(built.error(), c, slot);
   return built;
 }
 

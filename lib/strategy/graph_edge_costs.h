@@ -51,6 +51,9 @@ class GraphEdgeCosts {
   std::pair<std::vector<Placements>, std::vector<Placements>> ends(
       graph::NodeId p, graph::NodeId c, std::int32_t slot, const std::vector<std::int32_t>& us,
       const std::vector<std::int32_t>& vs) const;
+  // `error` prefixed with the consumer's name and slot.
+  [[nodiscard]] core::Error in_context(const core::Error& error, graph::NodeId c,
+                                       std::int32_t slot) const;
   // The tensor the edge carries.
   [[nodiscard]] const graph::TensorMeta& tensor(graph::NodeId p, graph::NodeId c) const;
 
