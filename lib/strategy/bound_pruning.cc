@@ -1,11 +1,14 @@
 #include "strategy/bound_pruning.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
+
+#include "core/hash.h"
 
 namespace dtplan::strategy {
 
@@ -33,6 +36,23 @@ struct Components {
     a = root(a);
     b = root(b);
     if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+  }
+};
+
+// What bounding a component did: per member the strategies it kept and its plan's strategy,
+// how many it dropped, and whether the bound was finite.
+struct Outcome {
+  std::vector<std::vector<std::int32_t>> kept;
+  std::vector<std::int32_t> plan;
+  std::int64_t dropped = 0;
+  bool bounded = false;
+};
+
+struct SignatureHash {
+  std::size_t operator()(const std::vector<std::int64_t>& sig) const {
+    std::size_t h = sig.size();
+    for (std::int64_t x : sig) h = core::hash_combine(h, static_cast<std::uint64_t>(x));
+    return h;
   }
 };
 
@@ -157,6 +177,20 @@ struct Pruner {
     return out;
   }
 
+  // The exact cost of `plan` (a strategy per node) on `members`, its list entries in `choice`;
+  // nullopt where a member has no strategy there or its strategy is no longer allowed.
+  std::optional<double> carried_bound(const std::vector<NodeIndex>& members,
+                                      const std::vector<std::int32_t>& plan,
+                                      std::vector<std::size_t>& choice) {
+    for (NodeIndex v : members) {
+      const auto& list = lists[static_cast<std::size_t>(v)];
+      const auto at = std::find(list.begin(), list.end(), plan[static_cast<std::size_t>(v)]);
+      if (at == list.end()) return std::nullopt;
+      choice[static_cast<std::size_t>(v)] = static_cast<std::size_t>(at - list.begin());
+    }
+    return plan_cost(members, choice);
+  }
+
   // Whether edge e (between free nodes) carries its producer's plan values forward: each free
   // producer hands them to the consumer of its first edge to a free node.
   [[nodiscard]] bool absorbs(std::size_t e) const {
@@ -218,6 +252,151 @@ struct Pruner {
     return plan_cost(members, choice);
   }
 
+  // G(v, .) of the forest bound (header) per entry of v's list, for `members` (ascending); each
+  // absorbing edge's term in its consumer's G goes to `into`. False where some G has no finite
+  // entry (then no plan of the component is finite, and nothing is dropped).
+  bool forest_values(const std::vector<NodeIndex>& members,
+                     std::unordered_map<NodeIndex, std::vector<double>>& g,
+                     std::unordered_map<std::size_t, std::vector<double>>& into) {
+    for (NodeIndex v : members) {
+      const auto& vs = lists[static_cast<std::size_t>(v)];
+      std::vector<double>& gv = g[v];
+      gv = local[static_cast<std::size_t>(v)];
+      for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
+        const NodeIndex u = edges[e].u;
+        const auto& us = lists[static_cast<std::size_t>(u)];
+        const double runs = edges[e].runs;
+        std::vector<double> term(gv.size(), 0.0);
+        if (absorbs(e)) {
+          // min_p G(u, p) + runs cost(p, s) >= min G(u) + runs seeded(s), seeds (G(u, .) -
+          // min)/runs.
+          const std::vector<double>& gu = g[u];
+          const double low = *std::min_element(gu.begin(), gu.end());
+          if (!std::isfinite(low)) return false;
+          std::fill(term.begin(), term.end(), low);
+          if (runs > 0) {
+            std::vector<double> seeds(gu.size());
+            for (std::size_t j = 0; j < gu.size(); ++j) seeds[j] = (gu[j] - low) / runs;
+            auto b = source.seeded(e, us, seeds, vs);
+            if (b.ok()) {
+              for (std::size_t c = 0; c < term.size(); ++c) term[c] += runs * (*b)->value[c];
+            }
+          }
+        } else if (auto m = source.cheapest(e, us, vs); m.ok()) {
+          for (std::size_t c = 0; c < term.size(); ++c) term[c] = runs * (**m)[c];
+        }  // an edge that cannot be priced costs >= 0 here; export reports it
+        for (std::size_t c = 0; c < gv.size(); ++c) gv[c] += term[c];
+        if (absorbs(e)) into[e] = std::move(term);
+      }
+    }
+    return true;
+  }
+
+  // The forest bound of the header over `members` (ascending) against `upper`: drops each
+  // strategy p of v with G(v, p) + rest(v) > upper; returns how many.
+  std::int64_t forest_prune(const std::vector<NodeIndex>& members, double upper,
+                            std::vector<std::vector<char>>& allowed) {
+    std::unordered_map<NodeIndex, std::vector<double>> g;
+    std::unordered_map<std::size_t, std::vector<double>> into;
+    if (!forest_values(members, g, into)) return 0;
+    const auto min_of = [](const std::vector<double>& x) {
+      return *std::min_element(x.begin(), x.end());
+    };
+    double lower = 0;  // the component's bound: its roots' cheapest G
+    for (NodeIndex v : members) {
+      if (out_free[static_cast<std::size_t>(v)].empty()) lower += min_of(g[v]);
+    }
+    if (!std::isfinite(lower)) return 0;
+    // rest(v): at most what the rest of the component costs, v's subtree and its absorbing edge
+    // left out. A root's is the other roots' cheapest G; a producer's is its absorber's rest
+    // plus the absorber's cheapest G without the producer's term.
+    std::unordered_map<NodeIndex, double> rest;
+    std::int64_t dropped = 0;
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      const NodeIndex v = *it;
+      if (out_free[static_cast<std::size_t>(v)].empty()) rest[v] = lower - min_of(g[v]);
+      for (std::size_t e : in_free[static_cast<std::size_t>(v)]) {
+        if (!absorbs(e)) continue;
+        double without = kInf;
+        for (std::size_t c = 0; c < g[v].size(); ++c) {
+          if (std::isfinite(into[e][c])) without = std::min(without, g[v][c] - into[e][c]);
+        }
+        rest[edges[e].u] = without + rest[v];
+      }
+    }
+    for (NodeIndex v : members) {
+      std::vector<double> total = g[v];
+      for (double& t : total) t += rest[v];
+      dropped += drop_over(v, std::move(total), upper, allowed);
+    }
+    return dropped;
+  }
+
+  // Bounds the component `comp` (ascending): two plans of it, the cheaper one bounding it (the
+  // second is the last pass's plan where there was one, since it survived that pass, else the
+  // planned one), recorded in `plan`; then the forest bound and the walk drop what they can,
+  // added to `dropped`. Whether it had a finite bound.
+  bool bound(const std::vector<NodeIndex>& comp, std::vector<std::size_t>& greedy,
+             std::vector<std::size_t>& other, std::vector<std::int32_t>& plan,
+             std::vector<std::vector<char>>& allowed, std::int64_t& dropped) {
+    double upper = greedy_bound(comp, greedy);
+    auto second = carried_bound(comp, plan, other);
+    if (!second) second = dp_bound(comp, other);
+    const std::vector<std::size_t>& best = *second < upper ? other : greedy;
+    upper = std::min(upper, *second);
+    if (!std::isfinite(upper)) return false;
+    for (NodeIndex v : comp) {
+      plan[static_cast<std::size_t>(v)] =
+          lists[static_cast<std::size_t>(v)][best[static_cast<std::size_t>(v)]];
+    }
+    dropped += forest_prune(comp, upper, allowed);
+    double lower = 0;
+    for (NodeIndex v : comp) {
+      const auto& l = local[static_cast<std::size_t>(v)];
+      lower += *std::min_element(l.begin(), l.end());
+    }
+    if (!std::isfinite(lower)) return false;
+    dropped += prune(comp, upper, lower, allowed);
+    return true;
+  }
+
+  // Everything bound() reads about `comp`: per member its list, local costs, memory terms and
+  // carried plan, and per edge in its class, producer's position, runs and whether it absorbs.
+  [[nodiscard]] std::vector<std::int64_t> signature(const std::vector<NodeIndex>& comp,
+                                                    const std::vector<std::int32_t>& plan) const {
+    std::unordered_map<NodeIndex, std::int64_t> at;
+    for (std::size_t i = 0; i < comp.size(); ++i) at[comp[i]] = static_cast<std::int64_t>(i);
+    std::vector<std::int64_t> sig;
+    for (NodeIndex v : comp) {
+      const auto vi = static_cast<std::size_t>(v);
+      sig.push_back(static_cast<std::int64_t>(lists[vi].size()));
+      sig.insert(sig.end(), lists[vi].begin(), lists[vi].end());
+      for (double x : local[vi]) sig.push_back(std::bit_cast<std::int64_t>(x));
+      sig.push_back(plan[vi]);
+      sig.push_back(static_cast<std::int64_t>(nodes[vi].bytes.size()));
+      for (std::span<const std::int64_t> term : nodes[vi].bytes) {
+        for (std::int32_t s : lists[vi]) sig.push_back(term[static_cast<std::size_t>(s)]);
+      }
+      sig.push_back(static_cast<std::int64_t>(in_free[vi].size()));
+      for (std::size_t e : in_free[vi]) {
+        sig.push_back(source.edge_class(e));
+        sig.push_back(at.at(edges[e].u));
+        sig.push_back(std::bit_cast<std::int64_t>(edges[e].runs));
+        sig.push_back(absorbs(e) ? 1 : 0);
+      }
+    }
+    return sig;
+  }
+
+  // The lists of `comp`'s members.
+  [[nodiscard]] std::vector<std::vector<std::int32_t>> lists_of(
+      const std::vector<NodeIndex>& comp) const {
+    std::vector<std::vector<std::int32_t>> out;
+    out.reserve(comp.size());
+    for (NodeIndex v : comp) out.push_back(lists[static_cast<std::size_t>(v)]);
+    return out;
+  }
+
   // The pass of the header over `members` (ascending): v's edges from earlier members join its
   // local cost at their cheapest kept producer strategy, raising `lower`, then v drops what
   // exceeds the bound. Returns how many strategies were dropped.
@@ -270,12 +449,19 @@ struct Pruner {
   // for the different summation orders of the bound and the solver); returns how many.
   std::int64_t drop_above(NodeIndex v, double low, double slack,
                           std::vector<std::vector<char>>& allowed) {
+    return drop_over(v, local[static_cast<std::size_t>(v)], low + slack, allowed);
+  }
+
+  // Drops the entries i of v's list with value[i] above `bound` plus the tolerance of
+  // drop_above(); returns how many.
+  std::int64_t drop_over(NodeIndex v, std::vector<double> value, double bound,
+                         std::vector<std::vector<char>>& allowed) {
     auto& l = local[static_cast<std::size_t>(v)];
     auto& list = lists[static_cast<std::size_t>(v)];
-    const double bound = low + slack + 1e-9 * std::abs(low + slack) + 1e-6;
+    bound += 1e-9 * std::abs(bound) + 1e-6;
     std::size_t kept = 0;
     for (std::size_t i = 0; i < l.size(); ++i) {
-      if (l[i] > bound) {
+      if (value[i] > bound) {
         allowed[static_cast<std::size_t>(v)][static_cast<std::size_t>(list[i])] = 0;
         continue;
       }
@@ -292,9 +478,11 @@ struct Pruner {
 }  // namespace
 
 // One pass of the header over every component, its edges from earlier members priced as
-// `in_edges` says.
+// `in_edges` says. `plan` holds per node the strategy of the plan that bounded its component
+// (-1: none), from the last pass and for the next.
 static PruneStats prune_pass(std::span<const PruneNode> nodes, std::span<const PruneEdge> edges,
                              PruneEdgeSource& source, InEdges in_edges,
+                             std::vector<std::int32_t>& plan,
                              std::vector<std::vector<char>>& allowed) {
   PruneStats stats;
   Pruner p{nodes, edges, source, in_edges};
@@ -310,22 +498,36 @@ static PruneStats prune_pass(std::span<const PruneNode> nodes, std::span<const P
     members[static_cast<std::size_t>(r)].push_back(static_cast<NodeIndex>(v));
     if (nodes[v].tied) tied[static_cast<std::size_t>(r)] = 1;
   }
-  std::vector<std::size_t> choice(nodes.size(), 0);
+  std::vector<std::size_t> greedy(nodes.size(), 0);
+  std::vector<std::size_t> other(nodes.size(), 0);
+  // Identical components (those of identical layers) are bounded once: what bounding one reads
+  // is its signature, and a component with a signature seen before takes that one's outcome.
+  std::unordered_map<std::vector<std::int64_t>, Outcome, SignatureHash> seen;
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     if (members[r].empty()) continue;
     ++stats.components;
     if (tied[r] != 0) continue;
-    double lower = 0;
-    for (NodeIndex v : members[r]) {
-      const auto& l = p.local[static_cast<std::size_t>(v)];
-      lower += *std::min_element(l.begin(), l.end());
+    const auto& comp = members[r];
+    auto [it, fresh] = seen.try_emplace(p.signature(comp, plan));
+    Outcome& out = it->second;
+    if (fresh) {
+      const std::vector<std::vector<std::int32_t>> before = p.lists_of(comp);
+      out.bounded = p.bound(comp, greedy, other, plan, allowed, out.dropped);
+      out.kept = p.lists_of(comp);
+      for (NodeIndex v : comp) out.plan.push_back(plan[static_cast<std::size_t>(v)]);
+    } else {
+      for (std::size_t i = 0; i < comp.size(); ++i) {
+        const auto v = static_cast<std::size_t>(comp[i]);
+        plan[v] = out.plan[i];
+        for (std::int32_t s : p.lists[v]) {
+          if (!std::binary_search(out.kept[i].begin(), out.kept[i].end(), s)) {
+            allowed[v][static_cast<std::size_t>(s)] = 0;
+          }
+        }
+      }
     }
-    // Two plans of the component; the cheaper one bounds it.
-    const double greedy = p.greedy_bound(members[r], choice);
-    const double upper = std::min(greedy, p.dp_bound(members[r], choice));
-    if (!std::isfinite(lower) || !std::isfinite(upper)) continue;
-    ++stats.bounded;
-    stats.dropped += p.prune(members[r], upper, lower, allowed);
+    stats.bounded += out.bounded ? 1 : 0;
+    stats.dropped += out.dropped;
   }
   return stats;
 }
@@ -334,8 +536,9 @@ PruneStats prune_by_bound(std::span<const PruneNode> nodes, std::span<const Prun
                           PruneEdgeSource& source, std::vector<std::vector<char>>& allowed) {
   // The cheap pass drops most of what the bound can; the exact one then prices only the pairs
   // between the strategies left, and drops more (its edges cost at least the bounds).
-  const PruneStats rough = prune_pass(nodes, edges, source, InEdges::kCheapestBound, allowed);
-  PruneStats stats = prune_pass(nodes, edges, source, InEdges::kExact, allowed);
+  std::vector<std::int32_t> plan(nodes.size(), -1);
+  const PruneStats rough = prune_pass(nodes, edges, source, InEdges::kCheapestBound, plan, allowed);
+  PruneStats stats = prune_pass(nodes, edges, source, InEdges::kExact, plan, allowed);
   stats.dropped += rough.dropped;
   return stats;
 }

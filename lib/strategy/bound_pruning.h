@@ -16,9 +16,19 @@
 //                  the one edge that absorbs u (u's first edge to a free node) and with 0 along
 //                  the others; then from the last node back, a node no consumer absorbed takes its
 //                  cheapest F and hands each absorbed producer the strategy its value came from.
-//                Any plan of allowed memory-minimal strategies bounds K, however it was found
+//                Any plan of allowed memory-minimal strategies bounds K, however it was found.
+//                The second pass takes, instead of the planned one, the first pass's plan of
+//                the component where it had one: its strategies survived that pass.
 // Swapping that plan into an optimal one keeps every constraint (pins allow its strategies, its
-// edges are finite, no memory term grows), so an optimal plan spends at most UB_K on K, and a
+// edges are finite, no memory term grows), so an optimal plan spends at most UB_K on K.
+// The forest bound: each absorbed node's edge to its absorber is a tree edge, every other edge
+// of K costs at least its cheapest entry into the consumer's strategy (a lower bound per
+// consumer strategy). In node order, G(v, s) = local(v, s) plus, per tree edge from u,
+// min G(u) + runs * seeded(s) (seeds (G(u, .) - min G(u)) / runs), plus, per other edge, runs
+// times its cheapest entry: a lower bound on v's subtree with v at s. Back from the roots,
+// rest(v) bounds the rest of K from below (a root's: the other roots' smallest G; an absorbed
+// node's: its absorber's rest plus the absorber's smallest G without this node's term), so a
+// strategy s of v with G(v, s) + rest(v) > UB_K is in no optimal plan. Then the walk: a
 // strategy s of v with local(v, s) - min local(v) > UB_K - LB_K is in no optimal plan. The pass
 // walks K in node order: v first drops what exceeds the bound, then its edges from earlier
 // members join local(v, .) at their cheapest surviving producer strategy (each edge once, so
@@ -26,6 +36,9 @@
 // lower bound (PruneEdgeSource::cheapest: one search from all the producer's strategies rather
 // than a price per pair), which keeps LB_K a lower bound. The problem keeps its optimal
 // objective (among tied plans the exact solver may return another one).
+// Identical components (identical layers) are bounded once: a component whose signature (every
+// input of the bound: lists, local costs, memory terms, the carried plan, edge classes and
+// structure) was seen takes that component's outcome.
 // Components holding a tie endpoint, or whose greedy plan is infinite or has a node with no
 // memory-minimal strategy, are kept whole; so is everything when a node allows no strategy or
 // an edge cannot be priced (export reports those).
@@ -73,6 +86,11 @@ class PruneEdgeSource {
   virtual core::Result<std::shared_ptr<const SeededBounds>> seeded(
       std::size_t e, const std::vector<std::int32_t>& us, std::span<const double> seeds,
       const std::vector<std::int32_t>& vs) = 0;
+  // Edges of one class cost the same between the same strategy lists (the identical layers'),
+  // so identical components are bounded once. The default puts each edge in a class of its own.
+  [[nodiscard]] virtual std::int64_t edge_class(std::size_t e) const {
+    return static_cast<std::int64_t>(e);
+  }
 };
 
 struct PruneStats {

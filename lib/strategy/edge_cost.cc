@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <unordered_map>
 
 #include "core/hash.h"
 #include "core/parallel.h"
@@ -46,11 +47,23 @@ struct Distinct {
 Distinct distinct(std::span<const Placements> list) {
   Distinct d;
   d.of.reserve(list.size());
+  // Placements by hash, each to its class in `first` (a lookup per entry: lists on a 4-D mesh
+  // hold thousands of strategies).
+  std::unordered_map<std::size_t, std::vector<std::size_t>> classes;
+  classes.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
-    std::size_t k = 0;
-    while (k < d.first.size() && list[d.first[k]] != list[i]) ++k;
-    if (k == d.first.size()) d.first.push_back(i);
-    d.of.push_back(k);
+    std::size_t h = list[i].size();
+    for (const auto& p : list[i]) h = core::hash_combine(h, placement::hash_value(p));
+    auto& same = classes[h];
+    const auto it = std::find_if(same.begin(), same.end(),
+                                 [&](std::size_t k) { return list[d.first[k]] == list[i]; });
+    if (it != same.end()) {
+      d.of.push_back(*it);
+      continue;
+    }
+    same.push_back(d.first.size());
+    d.of.push_back(d.first.size());
+    d.first.push_back(i);
   }
   return d;
 }

@@ -18,6 +18,16 @@ EdgeMatrixKey GraphEdgeCosts::key(graph::NodeId p, graph::NodeId c, std::int32_t
           set_id(strategies_.of(c), vs)};
 }
 
+EdgeMatrixKey GraphEdgeCosts::edge_class(graph::NodeId p, graph::NodeId c,
+                                         std::int32_t slot) const {
+  return {strategies_.distinct_index(p),
+          static_cast<std::int32_t>(producer_output_index(graph_.node(c))),
+          strategies_.distinct_index(c),
+          slot,
+          0,
+          0};
+}
+
 std::pair<std::vector<Placements>, std::vector<Placements>> GraphEdgeCosts::ends(
     graph::NodeId p, graph::NodeId c, std::int32_t slot, const std::vector<std::int32_t>& us,
     const std::vector<std::int32_t>& vs) const {

@@ -37,6 +37,9 @@ class GraphEdgeCosts {
   core::Result<EdgeMatrix> matrix(graph::NodeId p, graph::NodeId c, std::int32_t slot,
                                   const std::vector<std::int32_t>& us,
                                   const std::vector<std::int32_t>& vs, EdgeCost what);
+  // The edge's class: edges of one class have the same costs between the same strategy lists
+  // (the memo key over every strategy of both ends).
+  [[nodiscard]] EdgeMatrixKey edge_class(graph::NodeId p, graph::NodeId c, std::int32_t slot) const;
   // EdgeCoster::seeded_cheapest over that edge (seeds: one per entry of `us`).
   core::Result<std::shared_ptr<const SeededBounds>> seeded(graph::NodeId p, graph::NodeId c,
                                                            std::int32_t slot,

@@ -1,6 +1,7 @@
 #include "strategy/selection_problem.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <set>
@@ -377,7 +378,7 @@ struct Builder {
         const NodeIndex u = index(p);
         if (u < 0) continue;
         edges.push_back({u, static_cast<NodeIndex>(v), static_cast<double>(edge_runs(p, id))});
-        source.slots.push_back({p, id, static_cast<std::int32_t>(slot)});
+        source.add({p, id, static_cast<std::int32_t>(slot)});
       }
     }
     sp.labels_pruned = prune_by_bound(nodes, edges, source, allowed).dropped;
@@ -437,6 +438,17 @@ struct Builder {
       const Slot& s = slots[e];
       return b.edge_costs.seeded(s.producer, s.consumer, s.slot, us, seeds, vs);
     }
+    // Adds an edge, in the class of the edges before it with the same memo key.
+    void add(const Slot& s) {
+      const EdgeMatrixKey k = b.edge_costs.edge_class(s.producer, s.consumer, s.slot);
+      const auto at = ids.try_emplace({k.producer, k.output, k.consumer, k.slot},
+                                      static_cast<std::int64_t>(ids.size()));
+      slots.push_back(s);
+      classes.push_back(at.first->second);
+    }
+    [[nodiscard]] std::int64_t edge_class(std::size_t e) const override { return classes[e]; }
+    std::vector<std::int64_t> classes;                        // per edge
+    std::map<std::array<std::int32_t, 4>, std::int64_t> ids;  // per memo key, its class
   };
 
   void add_repeats() {
