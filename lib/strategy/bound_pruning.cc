@@ -48,12 +48,10 @@ struct Outcome {
   bool bounded = false;
 };
 
-struct SignatureHash {
-  std::size_t operator()(const std::vector<std::int64_t>& sig) const {
-    std::size_t h = sig.size();
-    for (std::int64_t x : sig) h = core::hash_combine(h, static_cast<std::uint64_t>(x));
-    return h;
-  }
+// A component's signature (Pruner::for_signature) and what bounding it did.
+struct Seen {
+  std::vector<std::int64_t> signature;
+  Outcome outcome;
 };
 
 // How a pass prices a node's edges from earlier members of its component.
@@ -80,12 +78,16 @@ struct Pruner {
   // local(): the unaries, plus the edges to fixed nodes; false when an edge cannot be priced.
   bool add_local(std::vector<std::vector<char>>& allowed, Components& comps) {
     for (std::size_t v = 0; v < nodes.size(); ++v) {
+      const auto count =
+          std::count_if(allowed[v].begin(), allowed[v].end(), [](char a) { return a != 0; });
+      if (count == 0) return false;
+      lists[v].reserve(static_cast<std::size_t>(count));
+      local[v].reserve(static_cast<std::size_t>(count));
       for (std::size_t s = 0; s < allowed[v].size(); ++s) {
-        if (allowed[v][s] != 0) lists[v].push_back(static_cast<std::int32_t>(s));
+        if (allowed[v][s] == 0) continue;
+        lists[v].push_back(static_cast<std::int32_t>(s));
+        local[v].push_back(nodes[v].unary[s]);
       }
-      if (lists[v].empty()) return false;
-      for (std::int32_t s : lists[v])
-        local[v].push_back(nodes[v].unary[static_cast<std::size_t>(s)]);
     }
     in_free.resize(nodes.size());
     out_free.resize(nodes.size());
@@ -360,32 +362,53 @@ struct Pruner {
     return true;
   }
 
-  // Everything bound() reads about `comp`: per member its list, local costs, memory terms and
-  // carried plan, and per edge in its class, producer's position, runs and whether it absorbs.
-  [[nodiscard]] std::vector<std::int64_t> signature(const std::vector<NodeIndex>& comp,
-                                                    const std::vector<std::int32_t>& plan) const {
+  // Calls f with everything bound() reads about `comp`, in order: per member its list, local
+  // costs, carried plan and memory terms, and per edge in its class, producer's position, runs
+  // and whether it absorbs. Components with equal sequences are bounded alike.
+  template <class F>
+  void for_signature(const std::vector<NodeIndex>& comp, const std::vector<std::int32_t>& plan,
+                     F&& f) const {
     std::unordered_map<NodeIndex, std::int64_t> at;
     for (std::size_t i = 0; i < comp.size(); ++i) at[comp[i]] = static_cast<std::int64_t>(i);
-    std::vector<std::int64_t> sig;
     for (NodeIndex v : comp) {
       const auto vi = static_cast<std::size_t>(v);
-      sig.push_back(static_cast<std::int64_t>(lists[vi].size()));
-      sig.insert(sig.end(), lists[vi].begin(), lists[vi].end());
-      for (double x : local[vi]) sig.push_back(std::bit_cast<std::int64_t>(x));
-      sig.push_back(plan[vi]);
-      sig.push_back(static_cast<std::int64_t>(nodes[vi].bytes.size()));
+      f(static_cast<std::int64_t>(lists[vi].size()));
+      for (std::int32_t s : lists[vi]) f(s);
+      for (double x : local[vi]) f(std::bit_cast<std::int64_t>(x));
+      f(plan[vi]);
+      f(static_cast<std::int64_t>(nodes[vi].bytes.size()));
       for (std::span<const std::int64_t> term : nodes[vi].bytes) {
-        for (std::int32_t s : lists[vi]) sig.push_back(term[static_cast<std::size_t>(s)]);
+        for (std::int32_t s : lists[vi]) f(term[static_cast<std::size_t>(s)]);
       }
-      sig.push_back(static_cast<std::int64_t>(in_free[vi].size()));
+      f(static_cast<std::int64_t>(in_free[vi].size()));
       for (std::size_t e : in_free[vi]) {
-        sig.push_back(source.edge_class(e));
-        sig.push_back(at.at(edges[e].u));
-        sig.push_back(std::bit_cast<std::int64_t>(edges[e].runs));
-        sig.push_back(absorbs(e) ? 1 : 0);
+        f(source.edge_class(e));
+        f(at.at(edges[e].u));
+        f(std::bit_cast<std::int64_t>(edges[e].runs));
+        f(absorbs(e) ? 1 : 0);
       }
     }
-    return sig;
+  }
+
+  // The outcome bound() gave a component with `comp`'s signature, or nullptr. `seen` holds the
+  // signatures bounded so far by their hash.
+  Outcome* outcome_of(const std::vector<NodeIndex>& comp, const std::vector<std::int32_t>& plan,
+                      std::unordered_map<std::uint64_t, std::vector<Seen>>& seen,
+                      std::uint64_t& hash) const {
+    hash = 0;
+    for_signature(comp, plan, [&](std::int64_t x) {
+      hash = core::hash_combine(hash, static_cast<std::uint64_t>(x));
+    });
+    for (Seen& other : seen[hash]) {
+      std::size_t i = 0;
+      bool same = true;
+      for_signature(comp, plan, [&](std::int64_t x) {
+        same = same && i < other.signature.size() && other.signature[i] == x;
+        ++i;
+      });
+      if (same && i == other.signature.size()) return &other.outcome;
+    }
+    return nullptr;
   }
 
   // The lists of `comp`'s members.
@@ -502,30 +525,34 @@ static PruneStats prune_pass(std::span<const PruneNode> nodes, std::span<const P
   std::vector<std::size_t> other(nodes.size(), 0);
   // Identical components (those of identical layers) are bounded once: what bounding one reads
   // is its signature, and a component with a signature seen before takes that one's outcome.
-  std::unordered_map<std::vector<std::int64_t>, Outcome, SignatureHash> seen;
+  std::unordered_map<std::uint64_t, std::vector<Seen>> seen;
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     if (members[r].empty()) continue;
     ++stats.components;
     if (tied[r] != 0) continue;
     const auto& comp = members[r];
-    auto [it, fresh] = seen.try_emplace(p.signature(comp, plan));
-    Outcome& out = it->second;
-    if (fresh) {
-      const std::vector<std::vector<std::int32_t>> before = p.lists_of(comp);
+    std::uint64_t hash = 0;
+    Outcome* known = p.outcome_of(comp, plan, seen, hash);
+    if (known == nullptr) {
+      Seen& fresh = seen[hash].emplace_back();
+      p.for_signature(comp, plan, [&](std::int64_t x) { fresh.signature.push_back(x); });
+      Outcome& out = fresh.outcome;
       out.bounded = p.bound(comp, greedy, other, plan, allowed, out.dropped);
       out.kept = p.lists_of(comp);
       for (NodeIndex v : comp) out.plan.push_back(plan[static_cast<std::size_t>(v)]);
+      known = &out;
     } else {
       for (std::size_t i = 0; i < comp.size(); ++i) {
         const auto v = static_cast<std::size_t>(comp[i]);
-        plan[v] = out.plan[i];
+        plan[v] = known->plan[i];
         for (std::int32_t s : p.lists[v]) {
-          if (!std::binary_search(out.kept[i].begin(), out.kept[i].end(), s)) {
+          if (!std::binary_search(known->kept[i].begin(), known->kept[i].end(), s)) {
             allowed[v][static_cast<std::size_t>(s)] = 0;
           }
         }
       }
     }
+    const Outcome& out = *known;
     stats.bounded += out.bounded ? 1 : 0;
     stats.dropped += out.dropped;
   }

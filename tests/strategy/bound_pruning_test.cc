@@ -161,6 +161,20 @@ PruneStats prune(const RandomProblem& p, std::vector<std::vector<char>>& allowed
   return prune_by_bound(nodes, p.edges, source, allowed);
 }
 
+// Two free nodes of two strategies each (one byte each, no limit that binds, no tie) and one
+// edge from node 0 to node 1 with the row-major `costs`.
+RandomProblem two_free_nodes(std::vector<std::vector<double>> unary, std::vector<double> costs) {
+  RandomProblem p;
+  p.unary = std::move(unary);
+  p.bytes = {{1, 1}, {1, 1}};
+  p.edges = {{0, 1, 1}};
+  p.costs = {std::move(costs)};
+  p.allowed = {{1, 1}, {1, 1}};
+  p.tied = {0, 0};
+  p.limit = 2;
+  return p;
+}
+
 // a's nodes, then b's (b's node indices shifted past a's), under a's memory limit plus b's.
 RandomProblem side_by_side(const RandomProblem& a, const RandomProblem& b) {
   RandomProblem out = a;
@@ -215,14 +229,7 @@ TEST_CASE("prune_by_bound: the planned component bounds it where the greedy plan
   // costs 1. With that bound (slack 1 over LB 0) node 1's strategy 1 (local 50) goes, which
   // fixes node 1; node 0 alone then costs 100 or 1, and its strategy 0 goes too. With the
   // greedy bound (slack 100) nothing would.
-  RandomProblem p;
-  p.unary = {{0, 1}, {0, 50}};
-  p.bytes = {{1, 1}, {1, 1}};
-  p.edges = {{0, 1, 1}};
-  p.costs = {{100, 100, 0, 0}};
-  p.allowed = {{1, 1}, {1, 1}};
-  p.tied = {0, 0};
-  p.limit = 2;
+  const RandomProblem p = two_free_nodes({{0, 1}, {0, 50}}, {100, 100, 0, 0});
   std::vector<std::vector<char>> allowed = p.allowed;
   CHECK(prune(p, allowed).dropped == 2);
   CHECK(allowed == std::vector<std::vector<char>>{{0, 1}, {1, 0}});
@@ -235,14 +242,7 @@ TEST_CASE("prune_by_bound: the forest bound carries a producer's cost to its con
   // a slack of 40 that drops nothing. The forest bound carries node 0's cost along the edge:
   // G(1) = {40, 70}, so node 1's strategy 1 goes; node 1 is then fixed, node 0's local becomes
   // {50, 40} in the second pass, and its strategy 0 goes too.
-  RandomProblem p;
-  p.unary = {{0, 40}, {0, 30}};
-  p.bytes = {{1, 1}, {1, 1}};
-  p.edges = {{0, 1, 1}};
-  p.costs = {{50, 50, 0, 0}};
-  p.allowed = {{1, 1}, {1, 1}};
-  p.tied = {0, 0};
-  p.limit = 2;
+  const RandomProblem p = two_free_nodes({{0, 40}, {0, 30}}, {50, 50, 0, 0});
   std::vector<std::vector<char>> allowed = p.allowed;
   CHECK(prune(p, allowed).dropped == 2);
   CHECK(allowed == std::vector<std::vector<char>>{{0, 1}, {1, 0}});
@@ -275,14 +275,7 @@ TEST_CASE("prune_by_bound: identical components are bounded once, different ones
 }
 
 TEST_CASE("prune_by_bound: a component with a tie endpoint keeps every strategy") {
-  RandomProblem p;
-  p.unary = {{0, 100}, {0, 100}};
-  p.bytes = {{1, 1}, {1, 1}};
-  p.edges = {{0, 1, 1}};
-  p.costs = {{0, 5, 5, 0}};
-  p.allowed = {{1, 1}, {1, 1}};
-  p.limit = 2;
-  p.tied = {0, 0};
+  RandomProblem p = two_free_nodes({{0, 100}, {0, 100}}, {0, 5, 5, 0});
   std::vector<std::vector<char>> allowed = p.allowed;
   CHECK(prune(p, allowed).dropped == 2);  // strategy 1 costs 100 more on both nodes
   CHECK(allowed == std::vector<std::vector<char>>{{1, 0}, {1, 0}});
