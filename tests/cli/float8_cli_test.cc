@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "support/cli.h"
 
@@ -39,8 +40,11 @@ Json plan_file(const std::string& flags) {
   return j;
 }
 
-// Per-rank all-gather bytes of the redistributions of layer 0's parameters (from the parameter
-// or its cast), each redistribution once, split into the converted linears' and the norms'.
+// Per-rank all-gather bytes of layer 0's parameters (gathered from the parameter, its cast or a
+// view of it), each weight once, split into the converted linears' and the norms'. A weight
+// gathered once and read twice and one gathered again for each reader (FSDP's re-gather in the
+// backward) cost the same, so the plan may take either: the first redistribution of each
+// weight is the one counted.
 struct GatherBytes {
   std::int64_t linears = 0;
   std::int64_t norms = 0;
@@ -48,17 +52,19 @@ struct GatherBytes {
 
 GatherBytes layer0_weight_gathers(const Json& plan) {
   GatherBytes g;
+  std::set<std::string> counted;  // the weights, by name up to ".weight"
   for (const Json& rd : plan["redistributions"]) {
     const Json& producer = plan["ops"][rd["producer"].get<std::size_t>()];
     const std::string name = producer["name"];
     if (name.rfind("layers.0.", 0) != 0) continue;
-    const bool weight = name.find(".weight") != std::string::npos;
-    if (!weight || name.find("bwd") != std::string::npos) continue;
+    const std::size_t weight = name.find(".weight");
+    if (weight == std::string::npos || name.find("bwd") != std::string::npos) continue;
+    std::int64_t bytes = 0;
     for (const Json& step : rd["steps"]) {
-      if (step["collective"] != "all_gather") continue;
-      const auto bytes = step["bytes"].get<std::int64_t>();
-      (name.find("norm") != std::string::npos ? g.norms : g.linears) += bytes;
+      if (step["collective"] == "all_gather") bytes += step["bytes"].get<std::int64_t>();
     }
+    if (bytes == 0 || !counted.insert(name.substr(0, weight)).second) continue;
+    (name.find("norm") != std::string::npos ? g.norms : g.linears) += bytes;
   }
   return g;
 }
