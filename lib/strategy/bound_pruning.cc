@@ -329,7 +329,7 @@ struct Pruner {
     for (NodeIndex v : members) {
       std::vector<double> total = g[v];
       for (double& t : total) t += rest[v];
-      dropped += drop_over(v, std::move(total), upper, allowed);
+      dropped += drop_over(v, total, upper, allowed);
     }
     return dropped;
   }
@@ -476,8 +476,9 @@ struct Pruner {
   }
 
   // Drops the entries i of v's list with value[i] above `bound` plus the tolerance of
-  // drop_above(); returns how many.
-  std::int64_t drop_over(NodeIndex v, std::vector<double> value, double bound,
+  // drop_above(); returns how many. `value` may be v's local costs themselves: entry i is read
+  // before any entry at or after it is moved.
+  std::int64_t drop_over(NodeIndex v, std::span<const double> value, double bound,
                          std::vector<std::vector<char>>& allowed) {
     auto& l = local[static_cast<std::size_t>(v)];
     auto& list = lists[static_cast<std::size_t>(v)];

@@ -52,9 +52,7 @@ Distinct distinct(std::span<const Placements> list) {
   std::unordered_map<std::size_t, std::vector<std::size_t>> classes;
   classes.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
-    std::size_t h = list[i].size();
-    for (const auto& p : list[i]) h = core::hash_combine(h, placement::hash_value(p));
-    auto& same = classes[h];
+    auto& same = classes[hash_placements(0, list[i])];
     const auto it = std::find_if(same.begin(), same.end(),
                                  [&](std::size_t k) { return list[d.first[k]] == list[i]; });
     if (it != same.end()) {

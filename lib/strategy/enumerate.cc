@@ -15,12 +15,7 @@ namespace {
 using K = graph::OpKind;
 
 std::size_t hash_lists(std::size_t seed, const std::vector<Placements>& lists) {
-  for (const Placements& list : lists) {
-    seed = core::hash_combine(seed, list.size());
-    for (const placement::Placement& p : list) {
-      seed = core::hash_combine(seed, placement::hash_value(p));
-    }
-  }
+  for (const Placements& list : lists) seed = hash_placements(seed, list);
   return seed;
 }
 

@@ -10,12 +10,10 @@ EdgeMatrixKey GraphEdgeCosts::key(graph::NodeId p, graph::NodeId c, std::int32_t
   auto set_id = [&](const OpStrategy& op, const std::vector<std::int32_t>& list) {
     return list.empty() || list.size() == op.size() ? 0 : coster_.label_set_id(list);
   };
-  return {strategies_.distinct_index(p),
-          static_cast<std::int32_t>(producer_output_index(graph_.node(c))),
-          strategies_.distinct_index(c),
-          slot,
-          set_id(strategies_.of(p), us),
-          set_id(strategies_.of(c), vs)};
+  EdgeMatrixKey k = edge_class(p, c, slot);
+  k.producer_labels = set_id(strategies_.of(p), us);
+  k.consumer_labels = set_id(strategies_.of(c), vs);
+  return k;
 }
 
 EdgeMatrixKey GraphEdgeCosts::edge_class(graph::NodeId p, graph::NodeId c,

@@ -1,5 +1,6 @@
 #include "strategy/strategy.h"
 
+#include "core/hash.h"
 #include "placement/placement_text.h"
 
 namespace dtplan::strategy {
@@ -64,6 +65,14 @@ std::string format_strategy(const Strategy& strategy) {
   out += " <-";
   if (!strategy.inputs.empty()) out += ' ' + format_lists(strategy.inputs, 0);
   return out;
+}
+
+std::size_t hash_placements(std::size_t seed, const Placements& list) {
+  seed = core::hash_combine(seed, list.size());
+  for (const placement::Placement& p : list) {
+    seed = core::hash_combine(seed, placement::hash_value(p));
+  }
+  return seed;
 }
 
 std::vector<Placements> output_options(const OpStrategy& op, std::size_t index) {

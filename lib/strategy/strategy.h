@@ -25,6 +25,9 @@ namespace dtplan::strategy {
 // One placement per mesh dim.
 using Placements = std::vector<placement::Placement>;
 
+// `seed` with the list's length and each placement's hash_value folded in (core::hash_combine).
+std::size_t hash_placements(std::size_t seed, const Placements& list);
+
 // The enumeration rule that produced an OpStrategy: the strategy layer's op families. The
 // family_counts() rows follow this order.
 enum class Rule : std::uint8_t {
