@@ -79,7 +79,7 @@ mesh::MeshConfig mesh_config(const redist::MeshDescription& m) {
     }
     c.flatten.push_back(std::move(spec));
   }
-  if (!m.ranks.empty()) c.ranks = m.ranks;
+  if (!m.ranks.empty()) c.ranks = m.ranks.values();
   return c;
 }
 

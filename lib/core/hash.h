@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace dtplan::core {
@@ -60,6 +61,25 @@ constexpr std::uint64_t fnv1a_u64(std::uint64_t value, std::uint64_t seed) {
     h = (h ^ (value & 0xffU)) * kFnvPrime;
     value >>= 8;
   }
+  return h;
+}
+
+// A hash of a list of words for bucketing long keys that are then compared whole: four
+// independent multiply lanes (so a long list hashes at about a word per cycle, where a chain of
+// hash_combine waits on each step), folded with the length by hash_combine. Not for output.
+inline std::uint64_t hash_words(std::span<const std::int64_t> words) {
+  constexpr std::uint64_t kMul = 0x9fb21c651e98df25ULL;  // odd (a multiplier of Pelle Evensen's)
+  std::uint64_t lane[4] = {kGoldenGamma, kGoldenGamma << 1, kGoldenGamma << 2, kGoldenGamma << 3};
+  std::size_t i = 0;
+  for (; i + 4 <= words.size(); i += 4) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      lane[k] = (lane[k] ^ static_cast<std::uint64_t>(words[i + k])) * kMul;
+      lane[k] ^= lane[k] >> 29;
+    }
+  }
+  std::size_t h = hash_combine(0, words.size());
+  for (; i < words.size(); ++i) h = hash_combine(h, static_cast<std::uint64_t>(words[i]));
+  for (std::uint64_t l : lane) h = hash_combine(h, l);
   return h;
 }
 

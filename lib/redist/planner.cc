@@ -61,7 +61,7 @@ MeshDescription describe_mesh(const MeshContext& mesh) {
   const mesh::DeviceMesh& m = mesh.mesh();
   d.shape.assign(mesh.sizes().begin(), mesh.sizes().end());
   d.names = m.names();
-  d.ranks.assign(m.rank_map().begin(), m.rank_map().end());
+  d.ranks = std::vector<std::int64_t>(m.rank_map().begin(), m.rank_map().end());
   for (const layout::Layout& l : m.dim_layouts()) d.layouts.push_back(layout::to_string(l));
   for (const FlatMesh& f : mesh.flattened()) {
     // Printed as the flattened mesh's layout (`dtplan mesh` style: one nested mode).

@@ -76,7 +76,7 @@ core::Result<mesh::DeviceMesh> build_described_mesh(const MeshDescription& d) {
     if (!l.ok()) return l.error().with_context("mesh.layouts");
     dims.push_back(*l);
   }
-  auto root = mesh::DeviceMesh::from_layout(d.ranks, std::move(dims), d.names);
+  auto root = mesh::DeviceMesh::from_layout(d.ranks.values(), std::move(dims), d.names);
   if (!root.ok()) return root.error().with_context("mesh");
   if (root->shape() != d.shape) {
     return core::Error::bad_input("mesh: the layouts give shape " +

@@ -19,6 +19,7 @@
 #include "cost/nccl_constants.h"
 #include "mesh/device_mesh.h"
 #include "placement/tensor_spec.h"
+#include "redist/rank_map.h"
 #include "redist/redist_state.h"
 #include "redist/transform.h"
 #include "redist/warnings.h"
@@ -41,7 +42,7 @@ struct FlattenedMeshInfo {
 struct MeshDescription {
   std::vector<std::int64_t> shape;
   std::vector<std::string> names;    // empty: no dim names
-  std::vector<std::int64_t> ranks;   // the root's rank map, row-major
+  RankMap ranks;                     // the root's rank map, row-major (shared by copies)
   std::vector<std::string> layouts;  // each dim's layout over the rank map, e.g. "2:4"
   std::vector<FlattenedMeshInfo> flattened;
   std::int64_t gpus_per_node = 1;

@@ -142,7 +142,7 @@ Json mesh_description_json(const MeshDescription& mesh) {
   Json j;
   j["shape"] = mesh.shape;
   j["names"] = mesh.names.empty() ? Json(nullptr) : Json(mesh.names);
-  j["ranks"] = mesh.ranks;
+  j["ranks"] = mesh.ranks.values();
   j["layouts"] = mesh.layouts;
   j["flattened"] = Json::array();
   for (const FlattenedMeshInfo& f : mesh.flattened) {

@@ -390,23 +390,16 @@ struct Pruner {
     }
   }
 
-  // The outcome bound() gave a component with `comp`'s signature, or nullptr. `seen` holds the
-  // signatures bounded so far by their hash.
+  // The outcome bound() gave a component with `comp`'s signature, or nullptr; `signature` gets
+  // comp's. `seen` holds the signatures bounded so far by their hash.
   Outcome* outcome_of(const std::vector<NodeIndex>& comp, const std::vector<std::int32_t>& plan,
                       std::unordered_map<std::uint64_t, std::vector<Seen>>& seen,
-                      std::uint64_t& hash) const {
-    hash = 0;
-    for_signature(comp, plan, [&](std::int64_t x) {
-      hash = core::hash_combine(hash, static_cast<std::uint64_t>(x));
-    });
+                      std::vector<std::int64_t>& signature, std::uint64_t& hash) const {
+    signature.clear();
+    for_signature(comp, plan, [&](std::int64_t x) { signature.push_back(x); });
+    hash = core::hash_words(signature);
     for (Seen& other : seen[hash]) {
-      std::size_t i = 0;
-      bool same = true;
-      for_signature(comp, plan, [&](std::int64_t x) {
-        same = same && i < other.signature.size() && other.signature[i] == x;
-        ++i;
-      });
-      if (same && i == other.signature.size()) return &other.outcome;
+      if (other.signature == signature) return &other.outcome;
     }
     return nullptr;
   }
@@ -527,16 +520,17 @@ static PruneStats prune_pass(std::span<const PruneNode> nodes, std::span<const P
   // Identical components (those of identical layers) are bounded once: what bounding one reads
   // is its signature, and a component with a signature seen before takes that one's outcome.
   std::unordered_map<std::uint64_t, std::vector<Seen>> seen;
+  std::vector<std::int64_t> signature;  // the current component's (its buffer reused)
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     if (members[r].empty()) continue;
     ++stats.components;
     if (tied[r] != 0) continue;
     const auto& comp = members[r];
     std::uint64_t hash = 0;
-    Outcome* known = p.outcome_of(comp, plan, seen, hash);
+    Outcome* known = p.outcome_of(comp, plan, seen, signature, hash);
     if (known == nullptr) {
       Seen& fresh = seen[hash].emplace_back();
-      p.for_signature(comp, plan, [&](std::int64_t x) { fresh.signature.push_back(x); });
+      fresh.signature = signature;
       Outcome& out = fresh.outcome;
       out.bounded = p.bound(comp, greedy, other, plan, allowed, out.dropped);
       out.kept = p.lists_of(comp);
@@ -546,10 +540,12 @@ static PruneStats prune_pass(std::span<const PruneNode> nodes, std::span<const P
       for (std::size_t i = 0; i < comp.size(); ++i) {
         const auto v = static_cast<std::size_t>(comp[i]);
         plan[v] = known->plan[i];
+        // Both lists ascend: one merge clears what the known outcome did not keep.
+        const std::vector<std::int32_t>& kept = known->kept[i];
+        std::size_t k = 0;
         for (std::int32_t s : p.lists[v]) {
-          if (!std::binary_search(known->kept[i].begin(), known->kept[i].end(), s)) {
-            allowed[v][static_cast<std::size_t>(s)] = 0;
-          }
+          while (k < kept.size() && kept[k] < s) ++k;
+          if (k == kept.size() || kept[k] != s) allowed[v][static_cast<std::size_t>(s)] = 0;
         }
       }
     }

@@ -270,7 +270,12 @@ struct Builder {
     return best == std::numeric_limits<std::int64_t>::max() ? 0 : best;
   }
 
-  core::Status add_memory() {
+  // What add_memory() leaves: the problem's memory row, or only the check of the limit against
+  // the minimum (before pruning, where copying every strategy's bytes would be wasted).
+  enum class MemoryRow : std::uint8_t { kAdd, kCheckOnly };
+
+  core::Status add_memory(MemoryRow use = MemoryRow::kAdd) {
+    const bool keep = use == MemoryRow::kAdd;
     std::set<std::int32_t> pinned;
     for (const NodePin& pin : constraints.pins) pinned.insert(graph::index_of(pin.node));
     solve::MemoryRow row;
@@ -286,7 +291,7 @@ struct Builder {
       row.high_bytes = high;
       sp.memory_minimum_bytes = high;
       sp.memory_limit_bytes = high;
-      if (!row.terms.empty()) sp.problem.memory.push_back(std::move(row));
+      if (keep && !row.terms.empty()) sp.problem.memory.push_back(std::move(row));
       return {};
     }
     row.name = "memory";
@@ -318,13 +323,13 @@ struct Builder {
       const NodeIndex v = index(a.node);
       if (v < 0) continue;
       parts[3] += min_allowed(v, a.bytes);
-      row.terms.push_back({v, at_labels(v, a.bytes)});
+      if (keep) row.terms.push_back({v, at_labels(v, a.bytes)});
     }
     for (const ActivationMemory& a : sp.memory.accumulators) {
       const NodeIndex v = index(a.node);
       if (v < 0) continue;
       parts[1] += min_allowed(v, a.bytes);
-      row.terms.push_back({v, at_labels(v, a.bytes)});
+      if (keep) row.terms.push_back({v, at_labels(v, a.bytes)});
     }
     std::sort(
         row.terms.begin(), row.terms.end(),
@@ -345,7 +350,7 @@ struct Builder {
           ", every tensor at its smallest shard)");
     }
     row.high_bytes = *constraints.memory_limit_bytes;
-    sp.problem.memory.push_back(std::move(row));
+    if (keep) sp.problem.memory.push_back(std::move(row));
     return {};
   }
 
@@ -489,8 +494,7 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
       // A limit below the minimum fails before the bound prices anything: the row is built
       // over every strategy here and again over the labels below (the bound keeps a strategy
       // at each node's smallest memory terms, so the minimum is the same).
-      DTPLAN_CHECK(b.add_memory());
-      b.sp.problem.memory.clear();
+      DTPLAN_CHECK(b.add_memory(Builder::MemoryRow::kCheckOnly));
       b.prune_labels();
     }
     b.restrict_labels();

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <set>
+#include <vector>
 
 namespace dtplan::core {
 namespace {
@@ -42,6 +43,26 @@ TEST_CASE("hash: FNV-1a test vectors") {
   const std::array<unsigned char, 8> le{8, 7, 6, 5, 4, 3, 2, 1};
   CHECK(fnv1a_u64(0x0102030405060708ULL, kFnvOffset) ==
         fnv1a_bytes(le.data(), le.size(), kFnvOffset));
+}
+
+TEST_CASE("hash: hash_words depends on every word, its place and the length") {
+  const std::vector<std::int64_t> base{1, 2, 3, 4, 5, 6, 7, 8, 9};  // two lanes' rounds and a tail
+  const std::uint64_t h = hash_words(base);
+  CHECK(hash_words(std::vector<std::int64_t>(base)) == h);  // a function of the words only
+  std::set<std::uint64_t> seen{h};
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    std::vector<std::int64_t> changed = base;
+    changed[i] += 1;
+    seen.insert(hash_words(changed));
+  }
+  std::vector<std::int64_t> swapped = base;
+  std::swap(swapped[0], swapped[1]);  // the same words in another order
+  seen.insert(hash_words(swapped));
+  std::vector<std::int64_t> longer = base;
+  longer.push_back(0);
+  seen.insert(hash_words(longer));
+  CHECK(seen.size() == base.size() + 3);
+  CHECK(hash_words({}) != hash_words(std::vector<std::int64_t>{0}));
 }
 
 }  // namespace
