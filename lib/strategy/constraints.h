@@ -55,9 +55,16 @@ struct PairTie {
   bool operator==(const PairTie&) const = default;
 };
 
+// What the strategy selection does with the ops no pin or tie names.
+enum class UnpinnedOps : std::uint8_t {
+  kFree,   // the solver chooses them: the best execution of the pinned plan
+  kLocal,  // each runs on its producers' layouts where it can (local_ops.h), the rest are free
+};
+
 struct Constraints {
   std::vector<NodePin> pins;  // graph order, at most one per node
   std::vector<PairTie> ties;  // by follower, graph order
+  UnpinnedOps unpinned = UnpinnedOps::kFree;
   // Per-rank bytes of parameters + gradients + optimizer state + activations; nullopt: the
   // default parameter constraint above.
   std::optional<std::int64_t> memory_limit_bytes;

@@ -188,6 +188,7 @@ core::Result<PinMatch> apply_pin_rules(const graph::Graph& graph, const GraphStr
   }
   constraints.pins.clear();
   for (auto& [index, pin] : by_node) constraints.pins.push_back(std::move(pin));
+  constraints.unpinned = pins.unpinned;
   return match;
 }
 

@@ -47,6 +47,9 @@ struct PinRule {
 struct PinSet {
   std::string source;  // how errors name the set: "--parallelize p.json"
   std::vector<PinRule> rules;
+  // Copied to Constraints::unpinned by apply_pin_rules: torchtitan's plan runs the ops between
+  // its rules on local tensors (kLocal); a user's file leaves them to the solver (kFree).
+  UnpinnedOps unpinned = UnpinnedOps::kFree;
   [[nodiscard]] bool empty() const { return rules.empty(); }
   bool operator==(const PinSet&) const = default;
 };
@@ -70,7 +73,8 @@ std::string literal_pattern(std::string_view name);
 // the same way (a pinned plan may shard the batch over more mesh dims than the defaults do).
 PinSet data_layout_pins(const plan::Plan& plan, std::string source);
 
-// Adds one NodePin per matched node to `constraints`, replacing a default pin on that node.
+// Adds one NodePin per matched node to `constraints`, replacing a default pin on that node, and
+// sets constraints.unpinned to pins.unpinned.
 // @post errors as listed above; on success every matched node offers its pin.
 core::Result<PinMatch> apply_pin_rules(const graph::Graph& graph, const GraphStrategies& strategies,
                                        const PinSet& pins, Constraints& constraints);

@@ -12,6 +12,7 @@
 #include "plan/step_runs.h"
 #include "strategy/bound_pruning.h"
 #include "strategy/graph_edge_costs.h"
+#include "strategy/local_ops.h"
 #include "strategy/step_schedule.h"
 
 namespace dtplan::strategy {
@@ -256,6 +257,37 @@ struct Builder {
     return {};
   }
 
+  // UnpinnedOps::kLocal: each op no pin or tie names, fixed where it can run on its producers'
+  // layouts (local_ops.h), becomes a pin of its one strategy.
+  void add_local_ops() {
+    if (constraints.unpinned != UnpinnedOps::kLocal) return;
+    std::vector<std::int32_t> fixed(graph.size(), -1);
+    std::vector<char> eligible(graph.size(), 0);
+    for (std::size_t v = 0; v < allowed.size(); ++v) {
+      const auto i = static_cast<std::size_t>(graph::index_of(sp.graph_node[v]));
+      eligible[i] = 1;
+      fixed[i] = one_layout(op_of(static_cast<NodeIndex>(v)), allowed[v]);
+    }
+    auto exclude = [&](graph::NodeId id) {
+      eligible[static_cast<std::size_t>(graph::index_of(id))] = 0;
+    };
+    for (const NodePin& pin : constraints.pins) exclude(pin.node);
+    for (const PairTie& tie : constraints.ties) {
+      exclude(tie.leader);
+      exclude(tie.follower);
+    }
+    const std::vector<std::int32_t> before = fixed;
+    fix_local_ops(graph, strategies, eligible, fixed);
+    for (std::size_t i = 0; i < graph.size(); ++i) {
+      if (fixed[i] < 0 || before[i] >= 0 || eligible[i] == 0) continue;
+      const NodeIndex v = sp.problem_node[i];
+      auto& a = allowed[static_cast<std::size_t>(v)];
+      std::fill(a.begin(), a.end(), 0);
+      a[static_cast<std::size_t>(fixed[i])] = 1;
+      sp.problem.pins.push_back({v, {fixed[i]}});
+    }
+  }
+
   // The smallest entry of `bytes` (per strategy) among the labels `v` may take.
   [[nodiscard]] std::int64_t min_allowed(NodeIndex v,
                                          const std::vector<std::int64_t>& bytes) const {
@@ -487,6 +519,7 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
   b.schedules = op_schedules(graph, options.training);
   b.add_nodes();
   DTPLAN_CHECK(b.add_pins());
+  b.add_local_ops();
   b.add_repeats();
   DTPLAN_TRY(b.sp.memory, memory_terms(graph, strategies, options.training));
   if (options.labels == LabelScope::kPinned) {

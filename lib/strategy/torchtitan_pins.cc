@@ -105,6 +105,30 @@ void add_forward_rules(const Roles& r, std::vector<PinRule>& rules) {
       rule("colwise_outputs", kLayer + kColwise + "\\.einsum", activation(r, Placement::shard(2))));
   rules.push_back(rule("rowwise_outputs", kLayer + kRowwise + "\\.einsum",
                        activation(r, Placement::partial())));
+  // The module boundaries between the styles (docs/parallelize.md, "Ops between the parallel
+  // styles"): the attention's and the feed-forward's PrepareModuleInput, and the output's
+  // ColwiseParallel, gather the sequence-parallel norm output once per module (its alias is
+  // the one place every reader shares); the embedding's RowwiseParallel reduce-scatters its
+  // output into the sequence-parallel stream.
+  rules.push_back(rule("module_inputs",
+                       "(" + kLayer + "(attention_norm|ffn_norm)|norm)\\.to_bf16\\.alias",
+                       activation(r, Placement::replicate())));
+  rules.push_back(rule("embedding_output", "tok_embeddings\\.embedding\\.alias",
+                       activation(r, Placement::shard(1))));
+  // FSDP2's unshard: the op reading a linear's weight (its transpose) or a norm's weight (the
+  // cast's alias, read by the forward and the backward) takes the whole TP-local parameter.
+  Placements colwise_t(r.ndim, Placement::replicate());
+  Placements rowwise_t(r.ndim, Placement::replicate());
+  if (r.tp) {
+    colwise_t[*r.tp] = Placement::shard(1);
+    rowwise_t[*r.tp] = Placement::shard(0);
+  }
+  rules.push_back(
+      rule("unsharded_colwise", "(" + kLayer + kColwise + "|output)\\.weight_t", colwise_t));
+  rules.push_back(rule("unsharded_rowwise", kLayer + kRowwise + "\\.weight_t", rowwise_t));
+  rules.push_back(rule("unsharded_norms",
+                       "(" + kLayer + "(attention_norm|ffn_norm)|norm)\\.weight_cast\\.alias",
+                       Placements(r.ndim, Placement::replicate())));
   // The logits, the model output (its alias) and its tangent: vocab-sharded (loss parallel).
   rules.push_back(rule("logits", "output\\.einsum(\\.alias)?|logits\\.tangent",
                        activation(r, Placement::shard(2))));
@@ -115,8 +139,15 @@ void add_forward_rules(const Roles& r, std::vector<PinRule>& rules) {
 // over the batch (Partial, reduce-scattered by FSDP) and sharded on tp as their weight.
 void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
   const std::string bwd = kLayer + "bwd\\.";
-  rules.push_back(rule("residual_stream_grads", bwd + "(attention|ffn)_residual\\.grad(\\.alias)?",
+  rules.push_back(rule("residual_stream_grads", bwd + "(attention|ffn)_residual\\.grad",
                        activation(r, Placement::shard(1))));
+  // The backward of a RowwiseParallel output's reduce-scatter: the residual stream's gradient
+  // all-gathered on tp once, for both the input and the weight gradient of wo or w2 (its alias is
+  // where they and the residual's own gradient read it).
+  rules.push_back(
+      rule("rowwise_output_grads",
+           "(" + bwd + "(attention|ffn)_residual\\.grad|bwd\\.norm\\.grad_to_bf16)\\.alias",
+           activation(r, Placement::replicate())));
   rules.push_back(rule("colwise_grad_inputs", bwd + kColwise + "\\.grad_input",
                        activation(r, Placement::partial())));
   rules.push_back(rule("rowwise_grad_inputs", bwd + kRowwise + "\\.grad_input",
@@ -138,6 +169,11 @@ void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
                        gradient(r, Placement::shard(1))));
   rules.push_back(rule("output_grad_cast", "bwd\\.output\\.grad_weight_cast",
                        gradient(r, Placement::shard(0))));
+  // The norm weights' gradients: TP's all-reduce of the Replicate weight's Partial gradient runs
+  // on bf16 (the compute dtype), then FSDP casts to fp32 for its reduce-scatter.
+  rules.push_back(rule("norm_grad_casts",
+                       "(" + bwd + "(attention_norm|ffn_norm)|bwd\\.norm)\\.grad_weight_cast",
+                       gradient(r, Placement::replicate())));
   // The embedding's gradient: each data-parallel rank sums its own tokens' rows (Partial), cast
   // to f32 for FSDP's reduce-scatter. Under tp it stays free: torchtitan's vocab-parallel
   // backward has no strategy row in dtplan's embedding rule (docs/parallelize.md).
@@ -147,6 +183,11 @@ void add_backward_rules(const Roles& r, std::vector<PinRule>& rules) {
   }
   rules.push_back(
       rule("output_grad_input", "bwd\\.output\\.grad_input", activation(r, Placement::partial())));
+  // The backward of a module input's gather: the summed (Partial) gradient is reduce-scattered
+  // into the sequence-parallel stream on bf16, before the norm's backward casts it to fp32.
+  rules.push_back(rule("module_input_grads",
+                       "(" + kLayer + "bwd\\.(attention_norm|ffn_norm)|bwd\\.norm)\\.grad_to_f32",
+                       activation(r, Placement::shard(1))));
 }
 
 // Context parallel's ring attention (docs/reference/torchtitan.md §4), only with a cp dim: the SDPA
@@ -160,6 +201,12 @@ void add_attention_rules(const Roles& r, std::vector<PinRule>& rules) {
   p[*r.cp] = Placement::shard(2);
   if (r.tp) p[*r.tp] = Placement::shard(1);
   rules.push_back(rule("ring_attention", kLayer + "attention\\.sdpa", p));
+  // Ring attention gathers K and V over cp before GQA repeats their heads (the all-gather moves
+  // n_kv_heads, docs/reference/torchtitan.md §4): the repeat's first op reads them whole on cp.
+  Placements kv = p;
+  kv[*r.cp] = Placement::replicate();
+  if (r.tp) kv[*r.tp] = Placement::shard(2);
+  rules.push_back(rule("ring_attention_kv", kLayer + "attention\\.(k|v)_repeat\\.unsqueeze", kv));
   rules.push_back(rule("ring_attention_grads", kLayer + "bwd\\.attention\\.sdpa\\.grad", p));
 }
 
@@ -261,6 +308,7 @@ core::Result<PinSet> torchtitan_pins(const std::vector<std::string>& names,
   add_forward_rules(r, out.rules);
   add_backward_rules(r, out.rules);
   add_attention_rules(r, out.rules);
+  out.unpinned = UnpinnedOps::kLocal;
   return out;
 }
 

@@ -20,7 +20,18 @@
 //                     over dp_shard x cp (Shard(0), or _StridedShard as on dp_shard); weight
 //                     gradients Partial; the SDPA forward output and dq S(2) (ring attention:
 //                     the attention rule's sequence row, which the enumeration offers on
-//                     context_parallel_dims() only)
+//                     context_parallel_dims() only); K and V whole on cp before GQA repeats
+//                     their heads (ring attention gathers n_kv_heads)
+//   module boundaries the redistributions torchtitan makes between the styles: the norm output
+//                     gathered on tp once per module input (PrepareModuleInput), the embedding's
+//                     output reduce-scattered, the residual gradient gathered once for a rowwise
+//                     linear's backward, a module input's gradient reduce-scattered on bf16, the
+//                     norm weights' gradients all-reduced on tp before FSDP's fp32 cast, and
+//                     FSDP2's unshard (the op reading a weight takes the whole TP-local weight)
+//
+// The set's `unpinned` is UnpinnedOps::kLocal: every op between these boundaries runs on the
+// layouts its producers hand it, as DTensor runs it (local_ops.h); the solver chooses only the
+// ops where no layout follows.
 //
 //   auto pins = torchtitan_pins({"dp_shard", "tp"}, {4, 2}, llama3_config).value();
 //   pins.rules[0].name == "attention.colwise", placements _S(0,2),S(0)

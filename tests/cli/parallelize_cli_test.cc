@@ -246,9 +246,10 @@ TEST_CASE("dtplan plan --parallelize torchtitan: context parallel, hand-counted 
     const std::string out = dir.at("plan.json");
     cli_output(kTiny + "--mesh configs/meshes/cp-tp-2x2.json --parallelize torchtitan --out " +
                out);
-    // The activation all-gathers over cp (the parameters' FSDP ones are 2-d): K after RoPE
-    // [b,s,K,hd] and V [b,s,K*hd], each b 4 x K/t 1 x s/c 8 x hd 16 = 512 bf16 per rank in,
-    // 1024 B on the wire, before repeat_kv (K heads, not H).
+    // The activation all-gathers over cp (the parameters' FSDP ones are 2-d): K after RoPE and V
+    // after its view, both [b,s,K,hd] as repeat_kv's first op reads them (rule
+    // ring_attention_kv), each b 4 x K/t 1 x s/c 8 x hd 16 = 512 bf16 per rank in, 1024 B on
+    // the wire: K heads, not H.
     std::multiset<std::pair<std::string, std::int64_t>> gathers;
     const Json plan_file = Json::parse(file_text(out));
     for (const Json& r : plan_file["redistributions"]) {
@@ -260,7 +261,7 @@ TEST_CASE("dtplan plan --parallelize torchtitan: context parallel, hand-counted 
       }
     }
     const std::multiset<std::pair<std::string, std::int64_t>> expected = {
-        {"[4,16,2,16] bf16", 1024}, {"[4,16,32] bf16", 1024}};
+        {"[4,16,2,16] bf16", 1024}, {"[4,16,2,16] bf16", 1024}};
     CHECK(gathers == expected);
   }
 }

@@ -96,13 +96,14 @@ TEST_CASE("torchtitan collectives: TP+SP per block on tp, FSDP2 per block on dp_
   check_step(s, kL + "ffn_norm.to_bf16", kL + "ffn_norm.to_bf16.alias", "all_gather", {1}, act);
   check_step(s, kL + "feed_forward.w2.einsum", kL + "ffn_residual", "reduce_scatter", {1}, act);
   // Backward: reduce-scatter the attention and FFN input gradients, all-gather the gradients
-  // entering wo and w2 (for the last block, w2's is the final norm's input gradient).
+  // entering wo and w2 once each, at the alias both the input and the weight gradient read (for
+  // the last block, w2's is the final norm's input gradient).
   check_step(s, kL + "bwd.attention_norm.grad_fan_in_1", kL + "bwd.attention_norm.grad_to_f32",
              "reduce_scatter", {1}, act);
   check_step(s, kL + "bwd.ffn_norm.grad_fan_in", kL + "bwd.ffn_norm.grad_to_f32", "reduce_scatter",
              {1}, act);
-  check_step(s, kL + "bwd.ffn_residual.grad.alias", kL + "bwd.attention.wo.grad_input",
-             "all_gather", {1}, act);
+  check_step(s, kL + "bwd.ffn_residual.grad", kL + "bwd.ffn_residual.grad.alias", "all_gather", {1},
+             act);
   check_step(s, "bwd.norm.grad_to_bf16", "bwd.norm.grad_to_bf16.alias", "all_gather", {1}, act);
   // Outside the blocks: the embedding's forward reduce-scatter and the output's all-gather.
   check_step(s, "tok_embeddings.embedding", "tok_embeddings.embedding.alias", "reduce_scatter", {1},
@@ -113,11 +114,19 @@ TEST_CASE("torchtitan collectives: TP+SP per block on tp, FSDP2 per block on dp_
   // F) / t + 2D = (8192 + 4096 + 24576) / 2 + 128 = 18,560; the forward all-gathers it in bf16,
   // each of the N = 2 ranks contributing half: 18,560 B per rank.
   CHECK(bytes_into(s, kL, "", "all_gather", {0}) == 18560);
-  // The reduce-scatter: fp32 for the matrices (18,432 / 2 x 4 B), bf16 for the two norm
-  // weights (the graph casts them after their sum: 128 / 2 x 2 B).
+  // The reduce-scatter, all in fp32 (reduce_dtype): the matrices' 18,432 and the two norm
+  // weights' 128 elements, halved. The norm weights' gradients are first all-reduced on tp, in
+  // bf16 (TP's Replicate weights), before FSDP's cast.
   CHECK(bytes_into(s, kL + "bwd.", "grad_weight_cast.alias", "reduce_scatter", {0}) ==
-        18432 / 2 * 4);
-  CHECK(bytes_into(s, kL + "bwd.", "norm.grad_weight_cast", "reduce_scatter", {0}) == 128);
+        18560 / 2 * 4);
+  for (const std::string norm : {"attention_norm", "ffn_norm"}) {
+    const auto& steps = s.at(
+        {kL + "bwd." + norm + ".grad_weight_to_bf16", kL + "bwd." + norm + ".grad_weight_cast"});
+    REQUIRE(steps.size() == 1);
+    CHECK(steps[0].collective == "all_reduce");
+    CHECK(steps[0].mesh_dims == std::vector<int>{1});
+    CHECK(steps[0].dtype == "bf16");
+  }
   for (const std::string w : {"attention.wq", "attention.wo", "feed_forward.w2"}) {
     const auto& steps =
         s.at({kL + "bwd." + w + ".grad_weight_cast", kL + "bwd." + w + ".grad_weight_cast.alias"});

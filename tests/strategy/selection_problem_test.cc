@@ -202,4 +202,35 @@ TEST_CASE("selection problem: the default parameter budget and a per-rank memory
   CHECK(export_problem(e.graph, e.strategies, c, *coster).ok());
 }
 
+TEST_CASE("selection problem: UnpinnedOps::kLocal pins each op its pinned producers fix") {
+  graph::GraphBuilder b("square");
+  const graph::NodeId x = b.placeholder("x", core::OpRole::kInput, f32({8, 8}));
+  const graph::NodeId sq = b.op(OpKind::kMul, "sq", {x, x});
+  b.op(OpKind::kMul, "quad", {sq, sq});
+  const Enumerated e = enumerate(finish(std::move(b)), {2});
+  auto coster = make_coster(context({2}, {"dp"}));
+  Constraints c;
+  c.pins.push_back({x, pl("S(0)"), -1});
+  const auto free_sp = export_problem(e.graph, e.strategies, c, *coster).value();
+  CHECK(free_sp.problem.pins.size() == 1);  // only x's
+
+  c.unpinned = UnpinnedOps::kLocal;
+  const auto sp = export_problem(e.graph, e.strategies, c, *coster).value();
+  REQUIRE(sp.problem.pins.size() == 3);  // x's, then sq's and quad's in graph order
+  for (const char* name : {"sq", "quad"}) {
+    const solve::Pin& pin = sp.problem.pins[name == std::string("sq") ? 1 : 2];
+    CHECK(sp.problem.nodes[static_cast<std::size_t>(pin.node)].name == name);
+    REQUIRE(pin.labels.size() == 1);
+    const Strategy& s = e.of(name).strategies[static_cast<std::size_t>(pin.labels[0])];
+    CHECK(s.inputs == std::vector<Placements>{pl("S(0)"), pl("S(0)")});
+  }
+  // The plan it leaves is the one with no redistribution.
+  std::vector<solve::LabelIndex> labels(sp.problem.nodes.size(), 0);
+  for (const solve::Pin& pin : sp.problem.pins) {
+    labels[static_cast<std::size_t>(pin.node)] = pin.labels[0];
+  }
+  const solve::Evaluation ev = solve::evaluate(sp.problem, labels).value();
+  CHECK(ev.pairwise_us == 0.0);
+}
+
 }  // namespace dtplan::strategy::testing

@@ -24,6 +24,7 @@ std::map<std::string, std::string> compiled(const std::vector<std::string>& name
   auto pins = torchtitan_pins(names, sizes, heads(32, 8));
   REQUIRE_MESSAGE(pins.ok(), pins.error().message);
   CHECK(pins->source == "--parallelize torchtitan");
+  CHECK(pins->unpinned == UnpinnedOps::kLocal);  // the ops between the styles run locally
   std::map<std::string, std::string> out;
   for (const PinRule& r : pins->rules) {
     CHECK(r.kind == PinKind::kPlacements);
@@ -37,17 +38,38 @@ std::map<std::string, std::string> compiled(const std::vector<std::string>& name
 TEST_CASE("torchtitan_pins: FSDP2 alone shards every parameter S(0), activations by batch") {
   const auto p = compiled({"dp"}, {8});
   std::map<std::string, std::string> expected;
-  for (const char* name :
-       {"attention.colwise", "attention.rowwise", "feed_forward.colwise", "feed_forward.rowwise",
-        "norms", "tok_embeddings", "output", "tokens", "embedding", "residual_stream",
-        "norm_outputs", "colwise_outputs", "rowwise_outputs", "logits", "residual_stream_grads",
-        "colwise_grad_inputs", "rowwise_grad_inputs", "output_grad_input"}) {
+  for (const char* name : {"attention.colwise",
+                           "attention.rowwise",
+                           "feed_forward.colwise",
+                           "feed_forward.rowwise",
+                           "norms",
+                           "tok_embeddings",
+                           "output",
+                           "tokens",
+                           "embedding",
+                           "residual_stream",
+                           "norm_outputs",
+                           "colwise_outputs",
+                           "rowwise_outputs",
+                           "logits",
+                           "residual_stream_grads",
+                           "colwise_grad_inputs",
+                           "rowwise_grad_inputs",
+                           "output_grad_input",
+                           "module_inputs",
+                           "embedding_output",
+                           "module_input_grads",
+                           "rowwise_output_grads"}) {
     expected[name] = "S(0)";
+  }
+  // FSDP2's unshard: the ops reading a weight take it whole.
+  for (const char* name : {"unsharded_colwise", "unsharded_rowwise", "unsharded_norms"}) {
+    expected[name] = "R";
   }
   // Weight gradients are summed over the batch before FSDP's reduce-scatter.
   for (const char* name :
        {"colwise_grad_weights", "rowwise_grad_weights", "output_grads", "colwise_grad_casts",
-        "rowwise_grad_casts", "output_grad_cast", "embedding_grad"}) {
+        "rowwise_grad_casts", "output_grad_cast", "embedding_grad", "norm_grad_casts"}) {
     expected[name] = "P(sum)";
   }
   expected["rope_table"] = "R";  // the rotary table is a plain buffer on every rank
@@ -81,6 +103,18 @@ TEST_CASE("torchtitan_pins: HSDP x FSDP x TP, strided where FSDP and TP share di
   CHECK(p.at("colwise_grad_casts") == "P(sum),P(sum),S(0)");
   CHECK(p.at("rowwise_grad_casts") == "P(sum),P(sum),S(1)");
   CHECK(p.at("output_grad_cast") == "P(sum),P(sum),S(0)");
+  // The module boundaries: PrepareModuleInput gathers the norm output on tp, the embedding's
+  // RowwiseParallel reduce-scatters into the stream, the gradients mirror both; the norm
+  // weights' gradients are all-reduced on tp before FSDP's fp32 cast.
+  CHECK(p.at("module_inputs") == "S(0),S(0),R");
+  CHECK(p.at("embedding_output") == "S(0),S(0),S(1)");
+  CHECK(p.at("module_input_grads") == "S(0),S(0),S(1)");
+  CHECK(p.at("rowwise_output_grads") == "S(0),S(0),R");  // gathered once for wo's or w2's backward
+  CHECK(p.at("norm_grad_casts") == "P(sum),P(sum),R");
+  // FSDP2 gathers the whole TP-local weight before the op that reads it (the transpose).
+  CHECK(p.at("unsharded_colwise") == "R,R,S(1)");
+  CHECK(p.at("unsharded_rowwise") == "R,R,S(0)");
+  CHECK(p.at("unsharded_norms") == "R,R,R");
   // With tp the embedding's backward stays free (no vocab-parallel row to pin).
   CHECK(p.count("embedding_grad") == 0);
   // tp before dp_shard: plain Shard(0) on both already splits tp first.
@@ -101,6 +135,7 @@ TEST_CASE("torchtitan_pins: context parallel shards the sequence, FSDP over dp_s
   CHECK(p.at("colwise_grad_weights") == "P(sum),P(sum)");
   CHECK(p.at("ring_attention") == "S(0),S(2)");
   CHECK(p.at("ring_attention_grads") == "S(0),S(2)");
+  CHECK(p.at("ring_attention_kv") == "S(0),R");  // K and V gathered on cp before GQA's repeat
 
   const auto q = compiled({"cp", "tp"}, {2, 2});
   CHECK(q.at("attention.colwise") == "_S(0,2),S(0)");  // FSDP over cp alone (dp_shard absent)
@@ -112,12 +147,14 @@ TEST_CASE("torchtitan_pins: context parallel shards the sequence, FSDP over dp_s
   CHECK(q.at("rowwise_outputs") == "S(1),P(sum)");
   CHECK(q.at("rowwise_grad_weights") == "P(sum),S(1)");
   CHECK(q.at("ring_attention") == "S(2),S(1)");
+  CHECK(q.at("ring_attention_kv") == "R,S(2)");  // the kv heads stay split on tp
 
   const auto r = compiled({"dp_replicate", "dp_shard", "cp", "tp"}, {2, 2, 2, 2});
   CHECK(r.at("attention.colwise") == "R,_S(0,2),_S(0,2),S(0)");
   CHECK(r.at("residual_stream") == "S(0),S(0),S(1),S(1)");
   CHECK(r.at("output_grads") == "P(sum),P(sum),P(sum),S(0)");
   CHECK(r.at("ring_attention") == "S(0),S(0),S(2),S(1)");
+  CHECK(r.at("ring_attention_kv") == "S(0),S(0),R,S(2)");
   CHECK(r.at("rope_table") == "R,R,S(0),R");  // each cp rank's positions of the rotary table
   // Without cp there is no attention rule (the solver chooses attention's layout).
   CHECK_FALSE(compiled({"dp_shard", "tp"}, {2, 2}).contains("ring_attention"));
