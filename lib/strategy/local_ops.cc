@@ -1,5 +1,7 @@
 #include "strategy/local_ops.h"
 
+#include <map>
+
 namespace dtplan::strategy {
 
 namespace {
@@ -41,6 +43,11 @@ std::int32_t one_layout(const OpStrategy& op, const std::vector<char>& allowed) 
 
 void fix_local_ops(const graph::Graph& graph, const GraphStrategies& strategies,
                    const std::vector<char>& eligible, std::vector<std::int32_t>& fixed) {
+  // Identical layers share their strategy lists (graph_strategies.h), so an op position reading
+  // the same producers' layouts recurs in every layer: the answer is memoised by the addresses
+  // of the op's list and of the layouts it reads, which name the same values wherever they recur.
+  std::map<std::vector<const void*>, std::int32_t> memo;
+  std::vector<const void*> key;
   std::vector<const Placements*> produced;
   for (std::size_t i = 0; i < graph.size(); ++i) {
     const graph::Node& node = graph.nodes()[i];
@@ -55,7 +62,12 @@ void fix_local_ops(const graph::Graph& graph, const GraphStrategies& strategies,
       produced.push_back(&made.outputs[out]);
     }
     if (produced.size() != node.inputs.size()) continue;
-    fixed[i] = cheapest_reading(strategies.of(graph::node_id(i)), produced);
+    const OpStrategy& op = strategies.of(graph::node_id(i));
+    key.assign(1, &op);
+    key.insert(key.end(), produced.begin(), produced.end());
+    auto [it, inserted] = memo.try_emplace(key, -1);
+    if (inserted) it->second = cheapest_reading(op, produced);
+    fixed[i] = it->second;
   }
 }
 
