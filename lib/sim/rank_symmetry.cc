@@ -119,19 +119,33 @@ bool quotient_partition(const StepProgram& program, std::size_t p, const LinkMap
   return true;
 }
 
-}  // namespace
+// The smallest power shift^k (k = 2 .. gpus per node) that is a symmetry and not the identity;
+// empty when none is. A dim whose stride is not a multiple of the GPUs per node moves whole
+// nodes when shifted by k (stride 4 on 8-GPU nodes: k = 2).
+std::vector<std::int32_t> symmetric_power(const StepProgram& program, const SlotLinks& at,
+                                          const std::vector<std::int32_t>& shift) {
+  std::vector<std::int32_t> power = shift;
+  for (std::int64_t k = 2; k <= program.gpus_per_node; ++k) {
+    bool identity = true;
+    for (std::size_t s = 0; s < power.size(); ++s) {
+      power[s] = shift[static_cast<std::size_t>(power[s])];
+      identity = identity && power[s] == static_cast<std::int32_t>(s);
+    }
+    if (identity) break;
+    if (is_symmetry(program, at, power)) return power;
+  }
+  return {};
+}
 
-std::optional<SlotQuotient> quotient_slots(const StepProgram& program, const SlotLinks& at,
-                                           const LinkMap& links) {
+// The quotient by `symmetries` (non-empty); nullopt where it would not be exact.
+std::optional<SlotQuotient> quotient_by(const StepProgram& program, const SlotLinks& at,
+                                        const LinkMap& links,
+                                        std::vector<const std::vector<std::int32_t>*> symmetries) {
   const std::size_t n = program.ranks.size();
-  Classes c{.symmetries = {},
+  Classes c{.symmetries = std::move(symmetries),
             .quotient_slot = std::vector<std::int32_t>(n, -1),
             .link_class = core::MinUnionFind(static_cast<std::size_t>(at.links)),
             .link_id = std::vector<std::int32_t>(static_cast<std::size_t>(at.links), -1)};
-  for (const auto& shift : program.shifts) {
-    if (is_symmetry(program, at, shift)) c.symmetries.push_back(&shift);
-  }
-  if (c.symmetries.empty() || n == 0) return std::nullopt;
 
   // Classes of slots and of links under the symmetries, each named by its lowest member.
   core::MinUnionFind slot_class(n);
@@ -168,6 +182,30 @@ std::optional<SlotQuotient> quotient_slots(const StepProgram& program, const Slo
   q.program.tasks = program.tasks;
   q.program.op_task = program.op_task;
   return q;
+}
+
+}  // namespace
+
+std::optional<SlotQuotient> quotient_slots(const StepProgram& program, const SlotLinks& at,
+                                           const LinkMap& links) {
+  if (program.ranks.empty()) return std::nullopt;
+  std::vector<const std::vector<std::int32_t>*> shifts;  // the shifts by one that are symmetries
+  std::vector<std::vector<std::int32_t>> powers;         // and the powers of the others that are
+  powers.reserve(program.shifts.size());
+  for (const auto& shift : program.shifts) {
+    if (is_symmetry(program, at, shift)) {
+      shifts.push_back(&shift);
+    } else if (auto power = symmetric_power(program, at, shift); !power.empty()) {
+      powers.push_back(std::move(power));
+    }
+  }
+  if (!powers.empty()) {
+    auto all = shifts;
+    for (const auto& power : powers) all.push_back(&power);
+    if (auto q = quotient_by(program, at, links, std::move(all))) return q;
+  }
+  if (shifts.empty()) return std::nullopt;
+  return quotient_by(program, at, links, std::move(shifts));
 }
 
 EngineRun expand_run(const EngineRun& quotient, const std::vector<std::int32_t>& rep) {

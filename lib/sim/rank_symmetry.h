@@ -12,7 +12,11 @@
 // group of every partition onto a group, every node onto a node and every GPU onto the GPU of
 // the same local index (so NVLink ports onto NVLink ports and NICs onto NICs). On a row-major
 // mesh that holds for the dims whose stride is a multiple of the GPUs per node: on 8x16x8 with 8
-// GPUs per node, dp and cp; the 1,024 ranks fall into 8 classes, the ranks of one node.
+// GPUs per node, dp and cp; the 1,024 ranks fall into 8 classes, the ranks of one node. Where a
+// shift by one is not a symmetry, its smallest power (a shift by k <= GPUs per node) that is
+// one serves: on 8x2x128x4 (dp_replicate, dp_shard, cp, tp) with 8 GPUs per node, cp (stride 4)
+// shifted by 2 moves one node, so the 8,192 ranks fall into 8 classes. When the quotient with
+// the powers is not exact (below), the shifts by one alone are tried.
 //
 // The quotient keeps the lowest slot of each class (its representative) and, per partition, the
 // groups that hold representatives, with those members alone; a link stands for its class. It

@@ -152,13 +152,15 @@ core::Result<PinMatch> apply_pin_rules(const graph::Graph& graph, const GraphStr
                                     "' does not compile (" + e.what() + ")");
     }
     const LiteralTail tail = literal_tail(rule.pattern);
+    const OpStrategy* offered = nullptr;  // the last list checked (identical layers share one)
     for (std::size_t i = 0; i < graph.size(); ++i) {
       const graph::Node& node = graph.nodes()[i];
       const OpStrategy& op = strategies.of(graph::node_id(i));
       if (op.rule == Rule::kOutput || op.strategies.empty()) continue;
       if (!node.name.ends_with(tail.suffix)) continue;
       if (tail.whole ? node.name != tail.suffix : !std::regex_match(node.name, re)) continue;
-      DTPLAN_CHECK(check_offered(pins, r, node, op));
+      if (&op != offered) DTPLAN_CHECK(check_offered(pins, r, node, op));
+      offered = &op;
       std::int32_t& owner = match.rule_of_node[i];
       if (owner >= 0 && node_pin(graph::node_id(i), pins.rules[static_cast<std::size_t>(owner)]) !=
                             node_pin(graph::node_id(i), rule)) {

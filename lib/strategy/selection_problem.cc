@@ -13,6 +13,7 @@
 #include "strategy/bound_pruning.h"
 #include "strategy/graph_edge_costs.h"
 #include "strategy/local_ops.h"
+#include "strategy/pinned_labels.h"
 #include "strategy/step_schedule.h"
 
 namespace dtplan::strategy {
@@ -42,9 +43,7 @@ struct Builder {
   EdgeCoster& coster;
   const ExportOptions& options;
   SelectionProblem sp;
-  std::vector<std::vector<char>> allowed;  // per problem node: labels its pins allow
-  // LabelScope::kPinned, per restricted problem node: each strategy's label or -1 (empty: all).
-  std::vector<std::vector<LabelIndex>> label_index{};
+  std::vector<std::vector<char>> allowed;     // per problem node: labels its pins allow
   std::vector<plan::OpSchedule> schedules{};  // per graph node
   // Scaled copies of edge matrices by (matrix, runs); the source is kept so its address stays
   // unique.
@@ -75,8 +74,10 @@ struct Builder {
   }
   [[nodiscard]] LabelIndex label_of(NodeIndex v, std::int32_t s) const {
     if (s < 0) return -1;
-    const auto& map = label_index[static_cast<std::size_t>(v)];
-    return map.empty() ? s : map[static_cast<std::size_t>(s)];
+    const auto& list = sp.label_strategy[static_cast<std::size_t>(v)];
+    if (list.empty()) return s;
+    const auto it = std::lower_bound(list.begin(), list.end(), s);
+    return it != list.end() && *it == s ? static_cast<LabelIndex>(it - list.begin()) : -1;
   }
   // The strategies of v that are labels, in label order.
   [[nodiscard]] std::vector<const Strategy*> labelled(NodeIndex v) const {
@@ -100,6 +101,12 @@ struct Builder {
     return out;
   }
 
+  // Per problem node, its unary cost per strategy. Identical layers share their strategy lists
+  // (graph_strategies.h), so one vector per (list, runs) serves every layer; the problem's nodes
+  // receive their labels' entries only once the labels are known (add_costs).
+  std::vector<const std::vector<double>*> unary{};
+  std::map<std::pair<const OpStrategy*, std::int64_t>, std::vector<double>> unary_of{};
+
   void add_nodes() {
     sp.problem_node.assign(graph.size(), -1);
     for (std::size_t i = 0; i < graph.size(); ++i) {
@@ -109,47 +116,37 @@ struct Builder {
       sp.graph_node.push_back(graph::node_id(i));
       solve::Node node;
       node.name = graph.nodes()[i].name;
-      node.cost_us.reserve(op.size());
-      const auto runs = static_cast<double>(plan::op_runs(schedules[i], options.training));
-      for (const Strategy& s : op.strategies) node.cost_us.push_back(runs * s.compute_us);
       sp.problem.nodes.push_back(std::move(node));
+      const std::int64_t runs = plan::op_runs(schedules[i], options.training);
+      auto [it, inserted] = unary_of.try_emplace({&op, runs});
+      if (inserted) {
+        it->second.reserve(op.size());
+        for (const Strategy& s : op.strategies) {
+          it->second.push_back(static_cast<double>(runs) * s.compute_us);
+        }
+      }
+      unary.push_back(&it->second);
       allowed.emplace_back(op.size(), 1);
     }
     sp.label_strategy.resize(sp.graph_node.size());
-    label_index.resize(sp.graph_node.size());
+  }
+
+  // Each problem node's unary costs at its labels (after restrict_labels).
+  void add_costs() {
+    for (std::size_t v = 0; v < unary.size(); ++v) {
+      sp.problem.nodes[v].cost_us = at_labels(static_cast<NodeIndex>(v), *unary[v]);
+    }
   }
 
   // LabelScope::kPinned: drops the labels no pin allows (at a repeat position, those no block's
   // pins allow). Keeps every label when some node's pins allow none (simplify names it).
   void restrict_labels() {
-    std::vector<std::vector<char>> keep = allowed;
-    for (const solve::RepeatGroup& r : sp.problem.repeats) {
-      for (std::size_t pos = 0; !r.blocks.empty() && pos < r.blocks[0].size(); ++pos) {
-        std::vector<char> any(allowed[static_cast<std::size_t>(r.blocks[0][pos])].size(), 0);
-        for (const auto& block : r.blocks) {
-          const auto& a = allowed[static_cast<std::size_t>(block[pos])];
-          if (a.size() != any.size()) return;  // unalike blocks: validate() reports them
-          for (std::size_t l = 0; l < a.size(); ++l) any[l] = static_cast<char>(any[l] | a[l]);
-        }
-        for (const auto& block : r.blocks) keep[static_cast<std::size_t>(block[pos])] = any;
-      }
-    }
-    for (const auto& a : allowed) {
-      if (std::find(a.begin(), a.end(), 1) == a.end()) return;
-    }
-    for (std::size_t v = 0; v < keep.size(); ++v) {
-      if (std::find(keep[v].begin(), keep[v].end(), 0) == keep[v].end()) continue;
-      auto& list = sp.label_strategy[v];
-      auto& map = label_index[v];
-      map.assign(keep[v].size(), -1);
-      for (std::size_t l = 0; l < keep[v].size(); ++l) {
-        if (keep[v][l] == 0) continue;
-        map[l] = static_cast<LabelIndex>(list.size());
-        list.push_back(static_cast<std::int32_t>(l));
-      }
-      const auto node = static_cast<NodeIndex>(v);
-      sp.problem.nodes[v].cost_us = at_labels(node, sp.problem.nodes[v].cost_us);
-      allowed[v] = at_labels(node, allowed[v]);
+    auto kept = pinned_labels(allowed, sp.problem.repeats);
+    if (!kept) return;
+    for (std::size_t v = 0; v < kept->size(); ++v) {
+      if ((*kept)[v].empty()) continue;
+      sp.label_strategy[v] = std::move((*kept)[v]);
+      allowed[v] = at_labels(static_cast<NodeIndex>(v), allowed[v]);
     }
     for (solve::Pin& pin : sp.problem.pins) {
       std::vector<LabelIndex> labels;
@@ -233,11 +230,23 @@ struct Builder {
   }
 
   core::Status add_pins() {
+    // Identical layers share their strategy lists and pins: the labels of each (list,
+    // placements) are found once.
+    std::map<const OpStrategy*, std::vector<std::pair<const Placements*, std::vector<LabelIndex>>>>
+        found;
+    auto labels_of_pin = [&](const OpStrategy& op, const Placements& placements) {
+      auto& list = found[&op];
+      for (const auto& [p, labels] : list) {
+        if (*p == placements) return labels;
+      }
+      list.emplace_back(&placements, labels_with(op, placements));
+      return list.back().second;
+    };
     for (const NodePin& pin : constraints.pins) {
       const NodeIndex v = index(pin.node);
       if (v < 0) continue;
       auto labels = pin.strategy >= 0 ? std::vector<LabelIndex>{pin.strategy}
-                                      : labels_with(op_of(v), pin.placements);
+                                      : labels_of_pin(op_of(v), pin.placements);
       if (pin.strategy >= static_cast<std::int32_t>(op_of(v).size())) {
         return core::Error::unsupported(graph::node_label(graph.node(pin.node).name) +
                                         ": no strategy " + std::to_string(pin.strategy) +
@@ -390,7 +399,7 @@ struct Builder {
   // restrict_labels renumbers them).
   void prune_labels() {
     std::vector<PruneNode> nodes(sp.graph_node.size());
-    for (std::size_t v = 0; v < nodes.size(); ++v) nodes[v].unary = sp.problem.nodes[v].cost_us;
+    for (std::size_t v = 0; v < nodes.size(); ++v) nodes[v].unary = *unary[v];
     auto terms = [&](graph::NodeId id) -> std::vector<std::span<const std::int64_t>>* {
       const NodeIndex v = index(id);
       return v < 0 ? nullptr : &nodes[static_cast<std::size_t>(v)].bytes;
@@ -532,6 +541,7 @@ core::Result<SelectionProblem> export_problem(const graph::Graph& graph,
     }
     b.restrict_labels();
   }
+  b.add_costs();
   // The memory row reads only the nodes' allowed labels, which edges and ties leave as they are:
   // a limit below the minimum fails here, before any edge is priced.
   DTPLAN_CHECK(b.add_memory());

@@ -65,15 +65,30 @@ TEST_CASE("rank symmetry: the dims strided by whole nodes are the symmetries") {
     // Classes of links: the 4 NVLink ports of node 0 and the 4 NICs of a node.
     CHECK(q->links.links == 8);
   }
-  SUBCASE("tp of 8 on 4-GPU nodes: dp only; a class per rank of the first two nodes") {
+  SUBCASE("tp of 8 on 4-GPU nodes: dp, and tp shifted by 4 (the other node of its group)") {
     const auto q = quotient_of(one_per_dim({{4, 8}, {"dp", "tp"}, 4, {}}));
     REQUIRE(q.has_value());
-    CHECK(q->symmetries == 1);
-    CHECK(q->program.ranks.size() == 8);
+    CHECK(q->symmetries == 2);
+    CHECK(q->program.ranks == std::vector<std::int64_t>{0, 1, 2, 3});
+    for (std::size_t s = 0; s < 32; ++s) CHECK(q->rep[s] == static_cast<std::int32_t>(s % 4));
   }
-  SUBCASE("no dim strided by whole nodes: no quotient") {
+  SUBCASE("a dim strided by part of a node: shifted by the step that moves whole nodes") {
+    // 4 x 2 on 4-GPU nodes: dp has stride 2, so dp shifted by 2 maps rank r to r + 4 mod 8.
+    const auto q = quotient_of(one_per_dim({{4, 2}, {"dp", "tp"}, 4, {}}));
+    REQUIRE(q.has_value());
+    CHECK(q->symmetries == 1);
+    CHECK(q->program.ranks == std::vector<std::int64_t>{0, 1, 2, 3});
+    // torchtitan's 4-D mesh with cp of stride 4 on 8-GPU nodes: dp_replicate, dp_shard and cp
+    // shifted by 2; the classes are the 8 GPUs of node 0 (tp and cp's parity).
+    const auto q4 =
+        quotient_of(one_per_dim({{2, 2, 8, 4}, {"dp_replicate", "dp_shard", "cp", "tp"}, 8, {}}));
+    REQUIRE(q4.has_value());
+    CHECK(q4->symmetries == 3);
+    CHECK(q4->program.ranks == std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+    for (std::size_t s = 0; s < 128; ++s) CHECK(q4->rep[s] == static_cast<std::int32_t>(s % 8));
+  }
+  SUBCASE("no shift moves whole nodes: no quotient") {
     CHECK_FALSE(quotient_of(one_per_dim({{8}, {"dp"}, 8, {}})).has_value());
-    CHECK_FALSE(quotient_of(one_per_dim({{4, 2}, {"dp", "tp"}, 4, {}})).has_value());
     CHECK_FALSE(quotient_of(one_per_dim({{3, 2}, {"dp", "tp"}, 4, {}})).has_value());
   }
 }
@@ -166,9 +181,10 @@ TEST_CASE("rank symmetry: the quotient's timeline is every rank's, on random pla
       {{4, 2, 4}, {"dp", "cp", "tp"}, 4, {{"cp", "tp"}}},
       {{3, 2, 4}, {"dp", "cp", "tp"}, 4, {{"cp", "tp"}}},
       {{4, 8}, {"dp", "tp"}, 4, {{"dp", "tp"}}},
+      {{2, 4, 2}, {"dp", "cp", "tp"}, 4, {{"cp", "tp"}}},  // cp shifted by 2
   };
   std::mt19937_64 rng(20261127);
-  for (int iter = 0; iter < 60; ++iter) {
+  for (int iter = 0; iter < 72; ++iter) {
     CAPTURE(iter);
     const MeshCase& m = meshes[static_cast<std::size_t>(iter) % meshes.size()];
     const plan::Plan plan = testing::random_plan(rng, m);
